@@ -1,0 +1,44 @@
+// Auth.js for browser sessions: e-mail and password, JWT sessions.
+// API tokens and agent keys are handled by lib/services/authenticate.ts.
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { getServerServices } from "@/lib/server/services";
+import { signInWithPassword } from "@/lib/services/sign-in";
+
+class TooManyAttempts extends CredentialsSignin {
+  override code = "rate_limited";
+}
+
+const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email().max(320), password: z.string().min(1).max(1000) });
+
+export const { handlers, auth, signIn, signOut } = NextAuth({
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
+  pages: { signIn: "/signin" },
+  providers: [
+    Credentials({
+      credentials: { email: { label: "E-mail" }, password: { label: "Password", type: "password" } },
+      async authorize(raw, request) {
+        const parsed = credentialsSchema.safeParse(raw);
+        if (!parsed.success) return null;
+        const { db, now } = await getServerServices();
+        const ip = request?.headers?.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "local";
+        const result = await signInWithPassword({ db, now }, { ...parsed.data, ip });
+        if (result.kind === "rate_limited") throw new TooManyAttempts();
+        if (result.kind !== "ok") return null;
+        return { id: result.user.id, email: result.user.email, name: result.user.name ?? result.user.email };
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user?.id) token.sub = user.id;
+      return token;
+    },
+    session({ session, token }) {
+      if (token.sub) session.user.id = token.sub;
+      return session;
+    },
+  },
+});

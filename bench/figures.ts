@@ -1,0 +1,26 @@
+// One measured figure in `npm run bench`: printed with its target and PASS/FAIL,
+// and written to bench/results/latest.json.
+export type Figure = {
+  /** Stable identifier, e.g. `versions.newest_10k_tags.median_ms`. */
+  name: string;
+  value: number;
+  unit: string;
+  /** Human wording of the target, e.g. `< 5 ms`; empty when informational. */
+  target: string;
+  /** null when the figure is informational only. */
+  pass: boolean | null;
+  note?: string;
+};
+
+/** Median of a list of numbers (sorted copy). */
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/** Nearest-rank percentile (p in 0..100). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] as number;
+}

@@ -1,0 +1,101 @@
+// driftwatch start: migrate, then serve the web app, the API and the
+// scheduler in one process. Stops cleanly on SIGINT/SIGTERM.
+import http from "node:http";
+import path from "node:path";
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { loadConfig, type Config } from "@/lib/config";
+import { openDatabase } from "@/lib/db/database";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { log, setLogLevel } from "@/lib/log";
+import { ensureAuthSecret } from "@/lib/server/auth-secret";
+import { startBackgroundWork } from "@/lib/server/background";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+type StartOptions = { port?: string; eol?: boolean; host?: string; scheduler?: boolean };
+
+/** Export the resolved configuration so the Next server's route handlers read the same values. */
+function exportConfig(config: Config, databaseUrl: string, authSecret: string) {
+  process.env.DATABASE_URL = databaseUrl;
+  process.env.AUTH_SECRET = authSecret;
+  process.env.PORT = String(config.port);
+  process.env.HOST = config.host;
+  process.env.DRIFTWATCH_BASE_URL = config.baseUrl;
+  process.env.DRIFTWATCH_DATA_DIR = config.dataDir;
+  process.env.DRIFTWATCH_EOL = String(config.eolEnabled);
+}
+
+export function registerStartCommand(program: Command) {
+  program
+    .command("start")
+    .description("migrate the database, then serve the web app, the API and the scheduler")
+    .option("--port <n>", "port to listen on (PORT, default 3000)")
+    .option("--host <address>", "address to listen on (HOST, default 127.0.0.1)")
+    .option("--eol <bool>", "end-of-life lookups (false for offline servers)", (v) => v !== "false")
+    .option("--no-scheduler", "serve only; run `driftwatch worker` elsewhere for checks and notifications")
+    .action(async (opts: StartOptions) => {
+      const port = opts.port === undefined ? undefined : Number(opts.port);
+      if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new Error(`--port: expected a port number, got ${opts.port}`);
+      const config = loadConfig(process.env, {
+        ...(port !== undefined ? { port } : {}),
+        ...(opts.host ? { host: opts.host } : {}),
+        ...(opts.eol === false ? { eolEnabled: false } : {}),
+      });
+      if (port !== undefined && !process.env.DRIFTWATCH_BASE_URL) config.baseUrl = `http://localhost:${port}`;
+      setLogLevel(config.logLevel);
+      if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("the web app is not built; run npm run build (npm start does it for you)");
+
+      const started = Date.now();
+      const database = await openDatabase(config, { log: (l) => log.info(l) });
+      let stopping = false;
+      const stopDatabase = async () => database.stop().catch((err: unknown) => log.warn(`stopping the database: ${String(err)}`));
+      try {
+        await migrateDatabase(database.url, { log: (l) => log.info(l) });
+      } catch (err) {
+        await stopDatabase();
+        throw err;
+      }
+      const authSecret = config.authSecret ?? (await ensureAuthSecret(config.dataDir));
+      exportConfig(config, database.url, authSecret);
+
+      const next = (await import("next")).default;
+      const app = next({ dev: false, dir: ROOT, hostname: config.host, port: config.port });
+      await app.prepare();
+      const handler = app.getRequestHandler();
+      const server = http.createServer((req, res) => {
+        handler(req, res).catch((err: unknown) => {
+          log.error(`request failed: ${String(err)}`);
+          if (!res.headersSent) {
+            res.writeHead(500, { "content-type": "application/problem+json" });
+            res.end(JSON.stringify({ type: "urn:driftwatch:problem:internal", title: "Internal error", status: 500, detail: "Something went wrong on our side." }));
+          }
+        });
+      });
+      server.keepAliveTimeout = 65_000;
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(config.port, config.host, resolve);
+      });
+      const background = opts.scheduler === false ? null : await startBackgroundWork({ config, databaseUrl: database.url });
+      log.info(`Driftwatch is serving ${config.baseUrl} (listening on ${config.host}:${config.port}, ${database.embedded ? "embedded database" : "external database"}, ready in ${Date.now() - started} ms)`);
+
+      const shutdown = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        log.info(`${signal}: shutting down`);
+        const force = setTimeout(() => process.exit(1), 30_000);
+        force.unref();
+        await background?.stop();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 5_000).unref();
+        });
+        await stopDatabase();
+        process.exit(0);
+      };
+      process.on("SIGINT", () => void shutdown("SIGINT"));
+      process.on("SIGTERM", () => void shutdown("SIGTERM"));
+    });
+}

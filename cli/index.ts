@@ -1,0 +1,24 @@
+// driftwatch: parse the command line and hand over to a command.
+import { Command, CommanderError } from "commander";
+import { registerAdminCommands } from "./commands/admin";
+import { registerStartCommand } from "./commands/start";
+import { fail, UsageError } from "./output";
+
+const program = new Command()
+  .name("driftwatch")
+  .description("Driftwatch: which version of each service runs where, and how far it has drifted.")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+registerStartCommand(program);
+registerAdminCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    if (err.exitCode === 0) process.exit(0);
+    process.exit(err.code === "commander.helpDisplayed" || err.code === "commander.version" ? 0 : 2);
+  }
+  fail(err instanceof UsageError ? err : err);
+}

@@ -1,0 +1,131 @@
+// Configuration, read once from the environment at an entry point and passed
+// down. A bad value stops start-up with one line naming the variable.
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ["true", "false", "1", "0", "yes", "no"].includes(v), { message: "expected true or false" })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, { message: "expected an http(s) URL" })
+  .transform((v) => v.replace(/\/+$/, ""));
+
+const hostList = z
+  .string()
+  .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
+  .refine((hosts) => hosts.every((h) => /^[a-z0-9.-]+(:\d{1,5})?$/.test(h)), { message: "expected host[:port] names, comma-separated" });
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), { message: "expected a postgresql:// URL" })
+    .optional(),
+  DRIFTWATCH_DATA_DIR: z.string().trim().min(1).default("./.driftwatch"),
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  DRIFTWATCH_BASE_URL: httpUrl.optional(),
+  AUTH_SECRET: z.string().min(32, { message: "must be at least 32 characters" }).optional(),
+  DRIFTWATCH_GITHUB_TOKEN: z.string().trim().min(1).optional(),
+  DRIFTWATCH_GITHUB_API_URL: httpUrl.default("https://api.github.com"),
+  DRIFTWATCH_GITLAB_URL: httpUrl.optional(),
+  DRIFTWATCH_GITLAB_TOKEN: z.string().trim().min(1).optional(),
+  DRIFTWATCH_EOL: bool.default(true),
+  DRIFTWATCH_EOL_API_URL: httpUrl.default("https://endoflife.date/api/v1"),
+  DRIFTWATCH_SERVER_REGISTRIES: hostList.default([]),
+  DRIFTWATCH_INSECURE_REGISTRIES: hostList.default([]),
+  DRIFTWATCH_SMTP_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^smtps?:\/\//.test(v), { message: "expected smtp://user:pass@host:port" })
+    .optional(),
+  DRIFTWATCH_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Config = {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  port: number;
+  host: string;
+  baseUrl: string;
+  authSecret: string | undefined;
+  githubToken: string | undefined;
+  githubApiUrl: string;
+  gitlabUrl: string | undefined;
+  gitlabToken: string | undefined;
+  eolEnabled: boolean;
+  eolApiUrl: string;
+  serverRegistries: string[];
+  insecureRegistries: string[];
+  smtpUrl: string | undefined;
+  logLevel: "debug" | "info" | "warn" | "error";
+};
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`${variable}: ${detail}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parse the environment; empty strings count as unset. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<Config> = {}): Config {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") cleaned[key] = value;
+  }
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? "environment");
+    const shown = cleaned[variable] !== undefined && !/TOKEN|SECRET|PASSWORD|DATABASE_URL|SMTP/.test(variable)
+      ? ` (got ${JSON.stringify(cleaned[variable])})`
+      : "";
+    throw new ConfigError(variable, `${issue.message}${shown}`);
+  }
+  const e = parsed.data;
+  const port = overrides.port ?? e.PORT;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DRIFTWATCH_DATA_DIR),
+    port,
+    host: e.HOST,
+    baseUrl: e.DRIFTWATCH_BASE_URL ?? `http://localhost:${port}`,
+    authSecret: e.AUTH_SECRET,
+    githubToken: e.DRIFTWATCH_GITHUB_TOKEN,
+    githubApiUrl: e.DRIFTWATCH_GITHUB_API_URL,
+    gitlabUrl: e.DRIFTWATCH_GITLAB_URL,
+    gitlabToken: e.DRIFTWATCH_GITLAB_TOKEN,
+    eolEnabled: e.DRIFTWATCH_EOL,
+    eolApiUrl: e.DRIFTWATCH_EOL_API_URL,
+    serverRegistries: e.DRIFTWATCH_SERVER_REGISTRIES,
+    insecureRegistries: e.DRIFTWATCH_INSECURE_REGISTRIES,
+    smtpUrl: e.DRIFTWATCH_SMTP_URL,
+    logLevel: e.DRIFTWATCH_LOG_LEVEL,
+    ...overrides,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, for code running inside the web server (route handlers). */
+export function getConfig(): Config {
+  cached ??= loadConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,169 @@
+// The one wrapper every API route goes through: authentication and role,
+// zod parsing of params, query and body, size and media-type limits, and
+// RFC 9457 errors. Route files stay a line or two long.
+import { z } from "zod";
+import { cookies } from "next/headers";
+import { auth } from "@/auth";
+import type { AuthLevel, Operation } from "@/lib/api/operation";
+import { bearerToken } from "@/lib/auth/secrets";
+import { AppError } from "@/lib/domain/errors";
+import { errorToResponse, zodErrors } from "@/lib/http/problem";
+import { getServerServices } from "@/lib/server/services";
+import { actorForUser, authenticateBearer } from "@/lib/services/authenticate";
+import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const WORKSPACE_COOKIE = "dw_workspace";
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type HandlerInput<Op extends Operation> = {
+  ctx: Ctx;
+  params: Infer<Op["params"]>;
+  query: Infer<Op["query"]>;
+  body: Infer<Op["body"]>;
+  req: Request;
+};
+
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+
+export function reply(status: number, body?: unknown, headers?: Record<string, string>): Reply {
+  return { status, body, headers };
+}
+
+function isReply(value: unknown): value is Reply {
+  return typeof value === "object" && value !== null && "status" in value && typeof (value as Reply).status === "number" && Object.keys(value).every((k) => ["status", "body", "headers"].includes(k));
+}
+
+async function readBody(req: Request): Promise<unknown> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const length = Number(req.headers.get("content-length") ?? "0");
+  if (length > MAX_BODY_BYTES) throw new AppError("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+  if (!req.body) {
+    if (type === "") return undefined;
+  }
+  if (type !== "application/json" && !type.endsWith("+json")) {
+    throw new AppError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+  }
+  const reader = req.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new AppError("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    }
+    chunks.push(value);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError("bad_request", "The body is not valid UTF-8.");
+  }
+  if (text.trim() === "") throw new AppError("bad_request", "The body is empty; send a JSON document.");
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError("bad_request", `The body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const all = url.searchParams.getAll(key);
+    out[key] = all.length > 1 ? all : all[0]!;
+  }
+  return out;
+}
+
+function sameOrigin(req: Request): boolean {
+  const origin = req.headers.get("origin");
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  if (origin) {
+    try {
+      return new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+  return req.headers.get("sec-fetch-site") === "same-origin";
+}
+
+async function authenticate(req: Request, level: AuthLevel, services: Awaited<ReturnType<typeof getServerServices>>): Promise<Actor> {
+  if (level === "public") return { kind: "system", workspaceId: null };
+  const header = req.headers.get("authorization");
+  if (header !== null) {
+    const value = bearerToken(header);
+    const actor = value ? await authenticateBearer(services.db, value, services.now()) : null;
+    if (!actor) throw new AppError("unauthenticated", "The bearer token is invalid or revoked.");
+    if (level === "agent") {
+      if (actor.kind !== "agent") throw new AppError("forbidden", "This route takes an agent key.");
+      return actor;
+    }
+    if (actor.kind === "agent") throw new AppError("forbidden", "Agent keys can only report observations.");
+    requireRole(actor, level);
+    return actor;
+  }
+  if (level === "agent") throw new AppError("unauthenticated", "Send the agent key as Authorization: Bearer <key>.");
+  const session = await auth();
+  const userId = session?.user?.id;
+  if (!userId) throw new AppError("unauthenticated", "Send Authorization: Bearer <token>, or sign in.");
+  if (req.method !== "GET" && req.method !== "HEAD" && !sameOrigin(req)) {
+    throw new AppError("forbidden", "Cross-site request refused.");
+  }
+  const preferred = (await cookies()).get(WORKSPACE_COOKIE)?.value ?? null;
+  const actor = await actorForUser(services.db, userId, preferred);
+  if (!actor) throw new AppError("forbidden", "You are not a member of any workspace.");
+  requireRole(actor, level);
+  return actor;
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op>) => Promise<unknown>) {
+  return async (req: Request, routeCtx: RouteContext): Promise<Response> => {
+    try {
+      const services = await getServerServices();
+      const actor = await authenticate(req, op.auth, services);
+      const ctx: Ctx = { db: services.db, config: services.config, now: services.now, actor };
+
+      let params: unknown = undefined;
+      if (op.params) {
+        const parsed = op.params.safeParse(await routeCtx.params);
+        if (!parsed.success) throw new AppError("not_found", "No such object.");
+        params = parsed.data;
+      }
+      let query: unknown = undefined;
+      if (op.query) {
+        const parsed = op.query.safeParse(queryObject(new URL(req.url)));
+        if (!parsed.success) throw new AppError("invalid_input", "The query parameters are invalid.", { errors: zodErrors(parsed.error, "/query") });
+        query = parsed.data;
+      }
+      let body: unknown = undefined;
+      if (op.body) {
+        const raw = await readBody(req);
+        const parsed = op.body.safeParse(raw ?? {});
+        if (!parsed.success) throw new AppError("invalid_input", "The request body is invalid.", { errors: zodErrors(parsed.error) });
+        body = parsed.data;
+      }
+
+      const result = await fn({ ctx, params, query, body, req } as HandlerInput<Op>);
+      if (result instanceof Response) return result;
+      const { status, body: out, headers } = isReply(result)
+        ? result
+        : { status: Number(Object.keys(op.responses)[0] ?? 200), body: result, headers: undefined };
+      if (out === undefined || status === 204) return new Response(null, { status, headers });
+      return new Response(JSON.stringify(out), {
+        status,
+        headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
+      });
+    } catch (err) {
+      return errorToResponse(err);
+    }
+  };
+}

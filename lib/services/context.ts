@@ -1,0 +1,48 @@
+// What every use case receives: the database, the clock, the configuration
+// and who is acting. Services authorise inside, against `actor`.
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { AppError } from "@/lib/domain/errors";
+
+export type Role = "owner" | "admin" | "member" | "viewer";
+const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+export type Actor =
+  | { kind: "user"; userId: string; email: string; workspaceId: string; role: Role }
+  | { kind: "token"; tokenId: string; workspaceId: string; role: Role }
+  | { kind: "agent"; agentKeyId: string; workspaceId: string; name: string }
+  | { kind: "system"; workspaceId: string | null };
+
+export type Ctx = { db: Db; now: () => Date; config: Config; actor: Actor };
+
+export function actorLabel(actor: Actor): string {
+  switch (actor.kind) {
+    case "user": return `user:${actor.email}`;
+    case "token": return `token:${actor.tokenId}`;
+    case "agent": return `agent:${actor.name}`;
+    case "system": return "system";
+  }
+}
+
+/** The acting workspace, for any actor that has one. */
+export function workspaceOf(actor: Actor): string {
+  if (!actor.workspaceId) throw new AppError("forbidden", "This action needs a workspace.");
+  return actor.workspaceId;
+}
+
+export function hasRole(actor: Actor, needed: Role): boolean {
+  if (actor.kind === "system") return true;
+  if (actor.kind === "agent") return false;
+  return RANK[actor.role] >= RANK[needed];
+}
+
+export function requireRole(actor: Actor, needed: Role): void {
+  if (!hasRole(actor, needed)) {
+    throw new AppError("forbidden", `This action needs the ${needed} role or higher.`);
+  }
+}
+
+export function requireAgent(actor: Actor): Extract<Actor, { kind: "agent" }> {
+  if (actor.kind !== "agent") throw new AppError("forbidden", "Only agent keys can report observations.");
+  return actor;
+}
