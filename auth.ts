@@ -3,6 +3,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
+import { log } from "@/lib/log";
 import { getServerServices } from "@/lib/server/services";
 import { signInWithPassword } from "@/lib/services/sign-in";
 
@@ -16,6 +17,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
   session: { strategy: "jwt", maxAge: 30 * 24 * 3600 },
   pages: { signIn: "/signin" },
+  // A wrong password is an answer, not an error: keep stack traces out of the log.
+  logger: {
+    error(error) {
+      if (error.name === "CredentialsSignin" || error.name === "TooManyAttempts") return;
+      log.error(`auth: ${error.name}: ${error.message}`);
+    },
+    warn(code) {
+      log.warn(`auth: ${code}`);
+    },
+    debug() {},
+  },
   providers: [
     Credentials({
       credentials: { email: { label: "E-mail" }, password: { label: "Password", type: "password" } },

@@ -25,14 +25,21 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (!(await hasAnyUser(db))) redirect("/setup");
   const { error } = await searchParams;
   return (
-    <main>
-      <h1>Sign in to Driftwatch</h1>
-      {error ? <p role="alert">{error === "rate_limited" ? "Too many attempts. Wait a few minutes and try again." : "That e-mail and password do not match."}</p> : null}
-      <form action={signInAction}>
-        <label>E-mail <input name="email" type="email" autoComplete="username" required /></label>
-        <label>Password <input name="password" type="password" autoComplete="current-password" required /></label>
-        <button type="submit">Sign in</button>
-      </form>
+    <main className="narrow">
+      <div className="card">
+        <h1>Sign in to Driftwatch</h1>
+        <p className="muted">See which version of each service runs where.</p>
+        {error ? (
+          <p role="alert" className="alert">
+            {error === "rate_limited" ? "Too many attempts. Wait a few minutes and try again." : "That e-mail and password do not match."}
+          </p>
+        ) : null}
+        <form action={signInAction} className="stack">
+          <label>E-mail <input name="email" type="email" autoComplete="username" required /></label>
+          <label>Password <input name="password" type="password" autoComplete="current-password" required /></label>
+          <button type="submit" className="primary">Sign in</button>
+        </form>
+      </div>
     </main>
   );
 }

@@ -50,7 +50,7 @@ async function pgMigrateFactory(url: string): Promise<SqlMigrationAwareDriverAda
     password: decodeURIComponent(u.password) || undefined, database: decodeURIComponent(u.pathname.slice(1)),
   };
   class PrismaPgMigrate extends PrismaPg {
-    async connectToShadowDb() {
+    override async connectToShadowDb() {
       const main = await this.connect();
       const database = `prisma_migrate_shadow_db_${randomUUID()}`;
       await main.executeScript(`CREATE DATABASE "${database}"`);

@@ -6,6 +6,7 @@ import { cookies } from "next/headers";
 import { auth } from "@/auth";
 import type { AuthLevel, Operation } from "@/lib/api/operation";
 import { bearerToken } from "@/lib/auth/secrets";
+import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { AppError } from "@/lib/domain/errors";
 import { errorToResponse, zodErrors } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
@@ -13,9 +14,8 @@ import { actorForUser, authenticateBearer } from "@/lib/services/authenticate";
 import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-export const WORKSPACE_COOKIE = "dw_workspace";
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Infer<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
 
 export type HandlerInput<Op extends Operation> = {
   ctx: Ctx;

@@ -1,0 +1,45 @@
+// First run: create the first workspace and its owner, then sign in.
+import { redirect } from "next/navigation";
+import { signIn } from "@/auth";
+import { AppError } from "@/lib/domain/errors";
+import { getServerServices } from "@/lib/server/services";
+import { hasAnyUser, setupWorkspace } from "@/lib/services/setup-workspace";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Set up" };
+
+async function setupAction(formData: FormData) {
+  "use server";
+  const { db } = await getServerServices();
+  // Only while nobody exists: afterwards owners add people from inside.
+  if (await hasAnyUser(db)) redirect("/signin");
+  const input = { workspace: formData.get("workspace"), email: formData.get("email"), password: formData.get("password") };
+  try {
+    await setupWorkspace({ db }, input);
+  } catch (err) {
+    if (err instanceof AppError) redirect(`/setup?error=${encodeURIComponent(err.message)}`);
+    throw err;
+  }
+  await signIn("credentials", { email: String(input.email).trim().toLowerCase(), password: input.password, redirectTo: "/" });
+}
+
+export default async function SetupPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+  const { db } = await getServerServices();
+  if (await hasAnyUser(db)) redirect("/signin");
+  const { error } = await searchParams;
+  return (
+    <main className="narrow">
+      <div className="card">
+        <h1>Welcome to Driftwatch</h1>
+        <p className="muted">Create your workspace and its owner account. You can invite others and add API tokens afterwards.</p>
+        {error ? <p role="alert" className="alert">{error}</p> : null}
+        <form action={setupAction} className="stack">
+          <label>Workspace name <input name="workspace" required pattern="[A-Za-z0-9][A-Za-z0-9._:@+\-]{0,199}" placeholder="acme" /></label>
+          <label>Your e-mail <input name="email" type="email" autoComplete="username" required /></label>
+          <label>Password <span className="hint">at least 8 characters</span><input name="password" type="password" autoComplete="new-password" minLength={8} required /></label>
+          <button type="submit" className="primary">Create workspace</button>
+        </form>
+      </div>
+    </main>
+  );
+}

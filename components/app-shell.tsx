@@ -1,0 +1,45 @@
+// The frame of every signed-in page: brand, navigation, who is signed in.
+import Link from "next/link";
+import { signOut } from "@/auth";
+
+export type NavKey = "matrix" | "updates" | "promotions" | "delivery" | "settings";
+
+const NAV: { key: NavKey; href: string; label: string }[] = [
+  { key: "matrix", href: "/", label: "Matrix" },
+  { key: "settings", href: "/settings/tokens", label: "Settings" },
+];
+
+async function signOutAction() {
+  "use server";
+  await signOut({ redirectTo: "/signin" });
+}
+
+export function AppShell({ current, workspace, email, children }: { current: NavKey; workspace: string; email: string; children: React.ReactNode }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="shell-header">
+        <Link href="/" className="brand" aria-label="Driftwatch home">
+          <span className="brand-mark" aria-hidden="true" />
+          Driftwatch
+        </Link>
+        <nav className="nav" aria-label="Main">
+          {NAV.map((item) => (
+            <Link key={item.key} href={item.href} aria-current={item.key === current ? "page" : undefined}>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="shell-user">
+          <span title="Workspace">{workspace}</span>
+          <span aria-hidden="true">·</span>
+          <span>{email}</span>
+          <form action={signOutAction}>
+            <button type="submit" className="link">Sign out</button>
+          </form>
+        </div>
+      </header>
+      <main id="main" className="page">{children}</main>
+    </>
+  );
+}

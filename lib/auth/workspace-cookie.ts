@@ -1,0 +1,1 @@
+export const WORKSPACE_COOKIE = "dw_workspace";

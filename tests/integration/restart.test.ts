@@ -1,0 +1,89 @@
+// `driftwatch start` on the embedded database: data survives SIGKILL, the
+// restart is not blocked by a stale lock, and SIGTERM stops PostgreSQL too.
+import { spawn, spawnSync, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const children: ChildProcess[] = [];
+let dataDir = "";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function env(port: number) {
+  const e: NodeJS.ProcessEnv = { ...process.env, DRIFTWATCH_DATA_DIR: dataDir, PORT: String(port), DRIFTWATCH_EOL: "false", DRIFTWATCH_LOG_LEVEL: "warn" };
+  delete e.DATABASE_URL;
+  return e;
+}
+
+async function start(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "start"], { cwd: ROOT, env: env(port), stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c));
+  child.stderr!.on("data", (c: Buffer) => (out += c));
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`start exited: ${out}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`not healthy: ${out}`);
+}
+
+function cli(port: number, args: string[]) {
+  return spawnSync(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), ...args], { cwd: ROOT, env: env(port), encoding: "utf8" });
+}
+
+function postgresRunning(): boolean {
+  try {
+    return execFileSync("pgrep", ["-f", `postgres -D ${path.join(dataDir, "pg")}`], { encoding: "utf8" }).trim() !== "";
+  } catch {
+    return false;
+  }
+}
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 1500));
+  if (postgresRunning()) execFileSync("pkill", ["-INT", "-f", `postgres -D ${path.join(dataDir, "pg")}`]);
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("embedded database lifecycle", () => {
+  it("keeps committed data across SIGKILL and restarts without a stale lock", async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "driftwatch-restart-"));
+    const port = await freePort();
+    const first = await start(port);
+
+    expect(cli(port, ["setup", "--workspace", "restart", "--email", "o@example.test", "--password", "password-1"]).status).toBe(0);
+    const token = cli(port, ["token", "create", "--workspace", "restart", "--role", "member"]).stdout.trim();
+    const created = await fetch(`http://127.0.0.1:${port}/api/v1/environments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "prod", position: 1, production: true }),
+    });
+    expect(created.status).toBe(201);
+
+    first.kill("SIGKILL");
+    await new Promise((r) => first.once("exit", r));
+    const second = await start(port);
+    const list = await fetch(`http://127.0.0.1:${port}/api/v1/environments`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await list.json()).toEqual({ items: [{ name: "prod", position: 1, production: true, targets: 0 }] });
+
+    second.kill("SIGTERM");
+    const code = await new Promise((r) => second.once("exit", r));
+    expect(code).toBe(0);
+    expect(postgresRunning()).toBe(false);
+  });
+});
