@@ -1,6 +1,7 @@
 // driftwatch: parse the command line and hand over to a command.
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./commands/admin";
+import { registerAgentCommand } from "./commands/agent";
 import { registerStartCommand } from "./commands/start";
 import { fail, UsageError } from "./output";
 
@@ -12,6 +13,7 @@ const program = new Command()
 
 registerStartCommand(program);
 registerAdminCommands(program);
+registerAgentCommand(program);
 
 try {
   await program.parseAsync(process.argv);

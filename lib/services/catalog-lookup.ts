@@ -1,4 +1,8 @@
-// The seam between services and the built-in catalog and forge-label parsing.
+// What the built-in catalog and an image's source label say about a
+// repository, in the shape service descriptions need.
+import { catalogEntryFor } from "@/lib/catalog";
+import { forgeFromSourceLabel } from "@/lib/domain/forge-hosts";
+
 export type CatalogFacts = {
   github?: string;
   gitlab?: string;
@@ -8,10 +12,10 @@ export type CatalogFacts = {
   policy?: Record<string, unknown>;
 };
 
-export function catalogFor(_repositoryKey: string): CatalogFacts | null {
-  return null;
+export function catalogFor(repositoryKey: string): CatalogFacts | null {
+  return catalogEntryFor(repositoryKey) ?? null;
 }
 
-export function forgeFromLabel(_label: string, _gitlabUrl?: string): { kind: "github" | "gitlab"; repository: string } | null {
-  return null;
+export function forgeFromLabel(label: string, gitlabUrl?: string): { kind: "github" | "gitlab"; repository: string } | null {
+  return forgeFromSourceLabel(label, { gitlabUrl });
 }

@@ -1,0 +1,49 @@
+// zod schema + type for POST /api/v1/agent/report (contract.md), shared by agent and server
+import { z } from "zod";
+
+const digest = z.string().regex(/^sha256:[a-f0-9]{64}$/);
+
+export const workloadSchema = z
+  .object({
+    service: z.string().min(1).max(200),
+    container: z.string().max(200),
+    main: z.boolean(),
+    image: z.string().min(1).max(500),
+    digest: digest.nullable(),
+    platform_digest: digest.nullable(),
+    platform: z.string().max(100).nullable(),
+    since: z.iso.datetime({ offset: true }),
+    application: z.string().max(200).optional(), // compose project / app.kubernetes.io/part-of
+  })
+  .strict();
+
+// What the agent looked up in private registries (the server cannot reach them).
+export const registryResultSchema = z
+  .object({
+    repository: z.string().min(1).max(500), // host/path
+    tags: z.array(z.string().max(200)).max(10_000),
+    digests: z.array(z.object({ tag: z.string().max(200), digest }).strict()).max(10_000),
+    resolved: z.array(z.object({ digest, tag: z.string().max(200).nullable() }).strict()).max(10_000),
+    error: z.string().max(1000).nullable(),
+  })
+  .strict();
+
+// compose_git: an agent that read Compose files from Git itself (private repositories); its rows are declarations.
+export const targetKindSchema = z.enum(["docker", "kubernetes", "swarm", "nomad", "compose_git"]);
+
+export const agentReportSchema = z
+  .object({
+    environment: z.string().min(1).max(100),
+    target: z.object({ name: z.string().min(1).max(200), kind: targetKindSchema }).strict(),
+    observed_at: z.iso.datetime({ offset: true }),
+    workloads: z.array(workloadSchema).max(5000),
+    registry_results: z.array(registryResultSchema).max(5000).default([]),
+  })
+  .strict();
+
+export type Workload = z.infer<typeof workloadSchema>;
+export type RegistryResult = z.infer<typeof registryResultSchema>;
+export type TargetKind = z.infer<typeof targetKindSchema>;
+export type AgentReport = z.infer<typeof agentReportSchema>;
+/** The body as sent, before defaults are applied. */
+export type AgentReportInput = z.input<typeof agentReportSchema>;

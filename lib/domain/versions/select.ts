@@ -1,0 +1,150 @@
+// The newest upstream release for a running tag, and whether the policy alerts
+// on it. `driftwatch tags newest` prints this result as it is.
+import { invalid } from "@/lib/domain/errors";
+import type { EffectivePolicy } from "@/lib/domain/policy";
+import { compareParsed, hasVersion, isSameGroup, JUMP_RANK, jumpOf, type Jump } from "./compare";
+import { compileTagFilter } from "./filter";
+import { isInLine, isLongerVersionOf, newestInLine, newestOf, preferSemantic } from "./moving";
+import { isBelowAt, makeLinePrefilter, REJECT, startsWithNumberAt } from "./prefilter";
+import { parseTag, type ParsedTag } from "./parse";
+
+export type NewestInput = { running: string; tags: readonly string[]; policy?: Partial<EffectivePolicy> | null };
+
+export type NewestResult = {
+  running: string;
+  /** Newest release of the running line, null when none is newer; for a moving tag, the release it is compared with. */
+  newest: string | null;
+  /** running → newest; null for moving tags. */
+  jump: Jump | null;
+  /** Newest release the policy alerts on (within pin_major, at least the tracked jump); null for moving tags. */
+  target: string | null;
+  alert: boolean;
+  /** Releases after running up to and including newest, ascending; [] for moving tags. */
+  releases: string[];
+};
+
+function result(running: string, newest: ParsedTag | null): NewestResult {
+  return { running, newest: newest?.raw ?? null, jump: null, target: null, alert: false, releases: [] };
+}
+
+/**
+ * A bare major (`7`, `16-alpine`) moves when the repository has longer versions
+ * of it; in a repository that only ever uses single numbers it is a version.
+ */
+function isBareMajor(p: ParsedTag): boolean {
+  return p.kind === "version" && p.numbers.length === 1 && !p.isPrerelease;
+}
+
+/**
+ * The release a moving tag is compared with, and whether a bare major moves at
+ * all. Once a best candidate is known, tags whose numbers are below it are
+ * skipped before parsing.
+ */
+function newestForMovingTag(
+  running: ParsedTag,
+  tags: readonly string[],
+  admit: (p: ParsedTag) => boolean,
+): { moves: boolean; newest: ParsedTag | null } {
+  const prefilter = makeLinePrefilter(running, false);
+  const major = running.kind === "version" ? (running.numbers[0] as number) : -1;
+  let moves = running.kind !== "version";
+  let best: ParsedTag | null = null;
+  const rest: ParsedTag[] = [];
+  // Registries list tags oldest-first or lexically; from the end, the best comes early and prunes the rest.
+  for (let i = tags.length - 1; i >= 0; i--) {
+    const raw = tags[i];
+    if (typeof raw !== "string") continue;
+    const at = prefilter(raw);
+    if (at === REJECT) continue;
+    if (best !== null && at >= 0 && isBelowAt(raw, at, best.numbers) && (moves || !startsWithNumberAt(raw, at, major))) continue;
+    const c = parseTag(raw);
+    if (!hasVersion(c)) continue;
+    if (!moves && isLongerVersionOf(running, c)) moves = true;
+    if (!admit(c) || !isInLine(running, c, false)) continue;
+    if (c.kind === "version" && c.numbers.length > 1) {
+      if (best === null || compareParsed(c, best) > 0) best = c;
+    } else {
+      rest.push(c); // only needed when the line has no multi-part semantic version at all
+    }
+  }
+  return { moves, newest: best ?? newestInLine(running, rest) };
+}
+
+const keepRaw = (prefilter: (raw: string) => number) => (raw: string) => prefilter(raw) !== REJECT;
+
+/** Parses the tags that pass `keepRaw` (a cheap pre-check) and keeps the parsed ones that pass `keep`. */
+function collect(tags: readonly string[], keepRaw: ((raw: string) => boolean) | null, keep: (p: ParsedTag) => boolean): ParsedTag[] {
+  const out: ParsedTag[] = [];
+  for (const tag of tags) {
+    if (typeof tag !== "string" || (keepRaw !== null && !keepRaw(tag))) continue;
+    const p = parseTag(tag);
+    if (keep(p)) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Picks the newest release for `running` among `tags`. Like with like unless
+ * the policy has a tag_filter; prereleases only with policy.prerelease. Throws
+ * AppError("invalid_input") for an invalid tag_filter.
+ */
+export function selectNewest(input: NewestInput): NewestResult {
+  const policy = input.policy ?? {};
+  const track = policy.track ?? "patch";
+  const pinMajor = policy.pin_major;
+  let filter: ((tag: string) => boolean) | null = null;
+  if (policy.tag_filter !== undefined && policy.tag_filter !== null) {
+    const compiled = compileTagFilter(policy.tag_filter);
+    if (!compiled.ok) throw invalid("/tag_filter", compiled.error);
+    filter = compiled.test;
+  }
+
+  const running = parseTag(input.running);
+  if (running.kind === "hash" || running.kind === "signature" || running.kind === "unknown") {
+    return result(input.running, null);
+  }
+  const includePrereleases = policy.prerelease === true;
+  const admit = (p: ParsedTag) => hasVersion(p) && (includePrereleases || !p.isPrerelease) && (filter === null || filter(p.raw));
+
+  if (running.kind === "moving" || running.kind === "flavour" || isBareMajor(running)) {
+    if (filter === null) {
+      const line = newestForMovingTag(running, input.tags, admit);
+      if (line.moves) return result(input.running, line.newest);
+    } else {
+      const all = collect(input.tags, null, hasVersion);
+      if (running.kind !== "version" || all.some((c) => isLongerVersionOf(running, c))) {
+        return result(input.running, newestOf(preferSemantic(all.filter(admit))));
+      }
+    }
+  }
+
+  const seen = new Set<string>();
+  const newer = collect(
+    input.tags,
+    filter === null ? keepRaw(makeLinePrefilter(running, true)) : null,
+    (c) =>
+      admit(c) &&
+      (filter === null ? isSameGroup(running, c) : c.kind === running.kind) &&
+      compareParsed(c, running) > 0 &&
+      !seen.has(c.raw) &&
+      (seen.add(c.raw), true),
+  ).sort(compareParsed);
+  const newest = newer[newer.length - 1] ?? null;
+
+  let target: ParsedTag | null = null;
+  for (let i = newer.length - 1; i >= 0 && target === null; i--) {
+    const c = newer[i] as ParsedTag;
+    const jump = jumpOf(running, c);
+    const withinPin = pinMajor === undefined || pinMajor === null || (c.numbers[0] ?? 0) <= pinMajor;
+    if (withinPin && jump !== null && JUMP_RANK[jump] >= JUMP_RANK[track]) target = c;
+  }
+
+  return {
+    running: input.running,
+    newest: newest?.raw ?? null,
+    jump: newest === null ? null : jumpOf(running, newest),
+    target: target?.raw ?? null,
+    alert: target !== null,
+    releases: newer.map((c) => c.raw),
+  };
+}

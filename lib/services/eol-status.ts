@@ -1,0 +1,65 @@
+// End of life as the matrix and drift see it: the product a service's image
+// belongs to (policy `eol`, else the catalog, else endoflife.date's purl list),
+// and the state of the running version's cycle, from cached product data.
+import type { ServiceFacts } from "@/lib/db/queries/services";
+import { eolState, findCycle, productForImage, resolveEolProduct, type EolCycle, type EolState, type PurlIdentifier } from "@/lib/domain/eol";
+import type { Policy } from "@/lib/domain/policy";
+import { catalogFor } from "./catalog-lookup";
+import type { Ctx } from "./context";
+
+export const PURLS_CACHE_KEY = "eol:purls";
+
+export type EolStatus = { product: string; cycle: string; eol_date: string | null; state: EolState };
+export type EolLookup = (serviceId: string, version: string) => EolStatus | null;
+
+export function eolProductFor(facts: Pick<ServiceFacts, "policy" | "repository" | "runningRepository">, purls: readonly PurlIdentifier[]): string | null {
+  const repository = facts.repository ?? facts.runningRepository;
+  const policy = (facts.policy ?? null) as Policy | null;
+  return resolveEolProduct({
+    policyEol: policy?.eol,
+    catalogEol: repository ? catalogFor(repository)?.eol : undefined,
+    purlMatch: repository ? productForImage(repository, purls) : undefined,
+  });
+}
+
+export async function loadPurls(ctx: Pick<Ctx, "db">): Promise<PurlIdentifier[]> {
+  const entry = await ctx.db.cacheEntry.findUnique({ where: { key: PURLS_CACHE_KEY } });
+  return Array.isArray(entry?.value) ? (entry.value as PurlIdentifier[]) : [];
+}
+
+/** Cycles of cached products, following renames. */
+export async function loadEolProducts(ctx: Pick<Ctx, "db">, names: string[]): Promise<Map<string, EolCycle[]>> {
+  const out = new Map<string, EolCycle[]>();
+  let pending = [...new Set(names)];
+  for (let hop = 0; hop < 3 && pending.length; hop++) {
+    const rows = await ctx.db.eolProduct.findMany({ where: { name: { in: pending } } });
+    pending = [];
+    for (const row of rows) {
+      if (row.movedTo) pending.push(row.movedTo);
+      const releases = (row.data as { releases?: EolCycle[] } | null)?.releases;
+      if (Array.isArray(releases)) out.set(row.name, releases);
+    }
+    for (const row of rows) if (row.movedTo && out.has(row.movedTo)) out.set(row.name, out.get(row.movedTo)!);
+  }
+  return out;
+}
+
+export async function loadEolForRuns(ctx: Ctx, services: ServiceFacts[]): Promise<EolLookup> {
+  if (!ctx.config.eolEnabled || services.length === 0) return () => null;
+  const purls = await loadPurls(ctx);
+  const productBy = new Map<string, string>();
+  for (const s of services) {
+    const product = eolProductFor(s, purls);
+    if (product) productBy.set(s.id, product);
+  }
+  const products = await loadEolProducts(ctx, [...productBy.values()]);
+  const now = ctx.now();
+  return (serviceId, version) => {
+    const product = productBy.get(serviceId);
+    const releases = product ? products.get(product) : undefined;
+    if (!product || !releases) return null;
+    const cycle = findCycle(version, releases);
+    if (!cycle) return null;
+    return { product, cycle: cycle.name, eol_date: cycle.eolFrom ? cycle.eolFrom.slice(0, 10) : null, state: eolState(cycle, now) };
+  };
+}

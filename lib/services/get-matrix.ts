@@ -1,0 +1,101 @@
+// The matrix: services × environments in pipeline order, each cell what runs
+// (or, with only Compose files, what Git declares), with drift and end of life.
+import type { z } from "zod";
+import type { matrixQuerySchema, matrixSchema } from "@/lib/api/schemas/matrix";
+import { loadCurrentRuns, type CurrentRunRow } from "@/lib/db/queries/current-runs";
+import { loadServiceFacts } from "@/lib/db/queries/services";
+import { loadUpstream } from "@/lib/db/queries/upstream";
+import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/policy";
+import { displayTag, exactVersionOf } from "@/lib/domain/running-version";
+import { compareTags, selectNewest } from "@/lib/domain/versions";
+import { workspaceOf, type Ctx } from "./context";
+import { loadEolForRuns, type EolLookup } from "./eol-status";
+
+type Matrix = z.infer<typeof matrixSchema>;
+type Cell = Matrix["services"][number]["cells"][number];
+
+/** The oldest of several versions (the one a move replaces everywhere); unknown versions sort first. */
+export function oldestRun<T extends { version: string | null; tag: string }>(runs: T[]): T | undefined {
+  return [...runs].sort((a, b) => {
+    if (a.version === null || b.version === null) return a.version === null ? (b.version === null ? 0 : -1) : 1;
+    return compareTags(a.version, b.version) ?? 0;
+  })[0];
+}
+
+export async function getMatrix({ ctx, query }: { ctx: Ctx; query: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
+  const workspaceId = workspaceOf(ctx.actor);
+  const [environments, facts, runs, drifts] = await Promise.all([
+    ctx.db.environment.findMany({ where: { workspaceId }, orderBy: [{ position: "asc" }, { name: "asc" }], select: { id: true, name: true, position: true, production: true } }),
+    loadServiceFacts(ctx.db, workspaceId),
+    loadCurrentRuns(ctx.db, workspaceId),
+    ctx.db.drift.findMany({ where: { workspaceId, active: true }, select: { serviceId: true, environmentId: true, kind: true } }),
+  ]);
+  const runsBy = new Map<string, CurrentRunRow[]>();
+  for (const r of runs) {
+    const list = runsBy.get(r.serviceId);
+    if (list) list.push(r);
+    else runsBy.set(r.serviceId, [r]);
+  }
+  const driftsBy = new Map<string, DriftKind[]>();
+  for (const d of drifts) {
+    const key = `${d.serviceId}:${d.environmentId}`;
+    driftsBy.set(key, [...(driftsBy.get(key) ?? []), d.kind]);
+  }
+
+  let selected = facts;
+  if (query.team) selected = selected.filter((s) => s.team === query.team);
+  if (query.q) selected = selected.filter((s) => s.name.toLowerCase().includes(query.q!.toLowerCase()));
+  if (query.environment) {
+    const env = environments.find((e) => e.name === query.environment);
+    selected = env ? selected.filter((s) => (runsBy.get(s.id) ?? []).some((r) => r.environmentId === env.id)) : [];
+  }
+  if (query.kind) selected = selected.filter((s) => drifts.some((d) => d.serviceId === s.id && d.kind === query.kind));
+  const total = selected.length;
+  const offset = query.offset ?? 0;
+  selected = selected.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
+
+  const keys = [...new Set(selected.map((s) => s.repository ?? s.runningRepository).filter((k): k is string => !!k))];
+  const upstream = await loadUpstream(ctx.db, workspaceId, keys);
+  const eol: EolLookup = await loadEolForRuns(ctx, selected);
+
+  const services = selected.map((s) => {
+    const repository = s.repository ?? s.runningRepository;
+    const up = repository ? upstream.get(repository) : undefined;
+    const serviceRuns = (runsBy.get(s.id) ?? []).map((r) => ({ ...r, version: exactVersionOf(r, up?.tags ?? null) }));
+    const cells: Cell[] = [];
+    for (const env of environments) {
+      const here = serviceRuns.filter((r) => r.environmentId === env.id);
+      if (here.length === 0) continue;
+      const running = here.filter((r) => !r.declared);
+      const shown = running.length ? running : here;
+      const oldest = oldestRun(shown)!;
+      cells.push({
+        environment: env.name,
+        tag: oldest.tag,
+        version: oldest.version,
+        display: displayTag(oldest.tag, oldest.version),
+        declared: running.length === 0,
+        targets: here.map((r) => ({ name: r.targetName, tag: r.tag, version: r.version, digest: r.digest, since: r.since.toISOString(), declared: r.declared })),
+        drifts: driftsBy.get(`${s.id}:${env.id}`) ?? [],
+        eol: oldest.version ? eol(s.id, oldest.version) : null,
+      });
+    }
+    // Upstream newest: the newest release of the line of the newest version running anywhere.
+    const versions = serviceRuns.map((r) => r.version).filter((v): v is string => v !== null);
+    const newestRunning = versions.sort((a, b) => compareTags(b, a) ?? 0)[0] ?? null;
+    let newest: string | null = null;
+    if (up && newestRunning) {
+      const policy = effectivePolicy((s.policy ?? null) as Policy | null);
+      const result = selectNewest({ running: newestRunning, tags: up.tags, policy: { tag_filter: policy.tag_filter, prerelease: policy.prerelease } });
+      newest = result.newest ?? (up.tags.includes(newestRunning) ? newestRunning : null);
+    }
+    return {
+      name: s.name,
+      team: s.team,
+      application: s.application,
+      upstream: { repository, newest, checked_at: up?.checkedAt?.toISOString() ?? null, checked_by: up?.checkedBy ?? null },
+      cells,
+    };
+  });
+  return { environments: environments.map((e) => ({ name: e.name, position: e.position, production: e.production })), services, total };
+}

@@ -1,0 +1,178 @@
+// An agent's report is the whole current state of one target. History rows
+// open at the runtime's own start time (`since`); a workload whose image
+// changed closes at the new one's `since`; one that is gone closes at the
+// report's `observed_at`. Stale reports are ignored and repeats change nothing.
+import { createHash } from "node:crypto";
+import type { AgentReport, Workload } from "@/lib/agent/report";
+import { Prisma } from "@/lib/db/client";
+import { AppError } from "@/lib/domain/errors";
+import { parseImageRef } from "@/lib/domain/image-ref";
+import { isMovingTag, isVersionTag } from "@/lib/domain/versions";
+import { requireAgent, type Ctx } from "./context";
+import { recordRegistryResults } from "./record-registry-results";
+
+export type ReportOutcome = {
+  accepted: true;
+  target: string;
+  environment: string;
+  /** false when the report was stale or repeated what the last one said. */
+  changed: boolean;
+  ignored: "stale" | null;
+  opened: number;
+  closed: number;
+};
+
+type OpenRun = { id: bigint; serviceName: string; container: string; image: string; digest: string | null; from: Date };
+
+/** The part of a report that identifies "the same report": workloads with their start times. */
+export function reportFingerprint(report: Pick<AgentReport, "environment" | "workloads">): string {
+  const rows = report.workloads
+    .map((w) => [w.service, w.container, w.image, w.digest ?? "", w.platform_digest ?? "", new Date(w.since).toISOString(), w.main ? "1" : "0"].join("\u0000"))
+    .sort();
+  return createHash("sha256").update(report.environment + "\u0001" + rows.join("\u0001")).digest("hex");
+}
+
+/** Exact version stored with a run: the tag itself when it names one; moving tags resolve later by digest. */
+export function versionOfTag(tag: string): string | null {
+  return isVersionTag(tag) && !isMovingTag(tag) ? tag : null;
+}
+
+function splitImage(image: string): { repository: string; tag: string } {
+  const ref = parseImageRef(image);
+  if (!ref) return { repository: image, tag: "" };
+  return { repository: ref.key, tag: ref.tag ?? (ref.digest ? "" : "latest") };
+}
+
+function sameWorkload(run: OpenRun, w: Workload): boolean {
+  return run.serviceName === w.service && run.container === w.container && run.image === w.image && run.digest === w.digest;
+}
+
+export async function recordAgentReport({ ctx, report }: { ctx: Ctx; report: AgentReport }): Promise<ReportOutcome> {
+  const agent = requireAgent(ctx.actor);
+  const workspaceId = agent.workspaceId;
+  const observedAt = new Date(report.observed_at);
+  const fingerprint = reportFingerprint(report);
+  const now = ctx.now();
+
+  const outcome = await ctx.db.$transaction(
+    async (tx) => {
+      const environment = await ensureEnvironment(tx, workspaceId, report.environment);
+      await tx.$executeRaw`
+        INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
+        VALUES (gen_random_uuid(), ${workspaceId}::uuid, ${environment.id}::uuid, ${report.target.name}, ${report.target.kind}::"TargetKind", ${agent.agentKeyId}::uuid, '{}', ${now})
+        ON CONFLICT (workspace_id, name) DO NOTHING`;
+      // Reports for one target are applied one at a time.
+      const [target] = await tx.$queryRaw<{ id: string; environment_id: string; kind: string; last_observed_at: Date | null; last_report_hash: string | null }[]>`
+        SELECT id::text, environment_id::text, kind::text, last_observed_at, last_report_hash FROM targets
+        WHERE workspace_id = ${workspaceId}::uuid AND name = ${report.target.name} FOR UPDATE`;
+      if (!target) throw new Error("target row vanished");
+      if (target.kind !== report.target.kind) {
+        throw new AppError("conflict", `Target ${report.target.name} is a ${target.kind} target; report ${report.target.kind} under another name.`);
+      }
+      const base = { accepted: true as const, target: report.target.name, environment: report.environment };
+      if (target.last_observed_at && observedAt < target.last_observed_at) {
+        return { ...base, changed: false, ignored: "stale" as const, opened: 0, closed: 0 };
+      }
+      const movedEnvironment = target.environment_id !== environment.id;
+      if (target.last_report_hash === fingerprint && !movedEnvironment) {
+        await tx.target.update({ where: { id: target.id }, data: { lastObservedAt: observedAt, lastReportAt: now, agentKeyId: agent.agentKeyId } });
+        return { ...base, changed: false, ignored: null, opened: 0, closed: 0 };
+      }
+
+      const open = await tx.$queryRaw<OpenRun[]>`
+        SELECT r.id, s.name AS "serviceName", r.container, r.image, r.digest, r."from"
+        FROM runs r JOIN services s ON s.id = r.service_id
+        WHERE r.target_id = ${target.id}::uuid AND r."to" IS NULL`;
+
+      // A target that moved to another environment starts its history there afresh.
+      const matched = new Set<bigint>();
+      const fresh: Workload[] = [];
+      for (const w of report.workloads) {
+        const run = movedEnvironment ? undefined : open.find((r) => !matched.has(r.id) && sameWorkload(r, w));
+        if (run) matched.add(run.id);
+        else fresh.push(w);
+      }
+      const closeAt = new Map<bigint, Date>();
+      for (const w of fresh) {
+        // The workload's previous image, if it ran here, ends when the new one started.
+        const previous = open.find((r) => !matched.has(r.id) && !closeAt.has(r.id) && r.serviceName === w.service && r.container === w.container);
+        if (previous) closeAt.set(previous.id, maxDate(new Date(w.since), previous.from));
+      }
+      for (const r of open) if (!matched.has(r.id) && !closeAt.has(r.id)) closeAt.set(r.id, maxDate(observedAt, r.from));
+
+      const serviceIds = await ensureServices(tx, workspaceId, report.workloads, now);
+      for (const [id, at] of closeAt) {
+        await tx.run.update({ where: { id }, data: { to: at } });
+      }
+      if (fresh.length) {
+        await tx.run.createMany({
+          data: fresh.map((w) => {
+            const { repository, tag } = splitImage(w.image);
+            return {
+              workspaceId,
+              serviceId: serviceIds.get(w.service)!,
+              environmentId: environment.id,
+              targetId: target.id,
+              container: w.container,
+              isMain: w.main,
+              image: w.image,
+              repository,
+              tag,
+              version: versionOfTag(tag),
+              digest: w.digest,
+              platformDigest: w.platform_digest,
+              platform: w.platform,
+              declared: report.target.kind === "compose_git",
+              from: new Date(w.since),
+            };
+          }),
+        });
+      }
+      await tx.target.update({
+        where: { id: target.id },
+        data: { environmentId: environment.id, lastObservedAt: observedAt, lastReportAt: now, lastReportHash: fingerprint, agentKeyId: agent.agentKeyId },
+      });
+      return { ...base, changed: fresh.length > 0 || closeAt.size > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
+    },
+    { timeout: 30_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
+  );
+
+  if (report.registry_results.length && outcome.ignored === null) {
+    await recordRegistryResults({ ctx, workspaceId, results: report.registry_results });
+  }
+  return outcome;
+}
+
+function maxDate(a: Date, b: Date): Date {
+  return a > b ? a : b;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** The environment named in a report; a new one goes to the end of the pipeline for an admin to place. */
+async function ensureEnvironment(tx: Tx, workspaceId: string, name: string): Promise<{ id: string }> {
+  const existing = await tx.environment.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
+  if (existing) return existing;
+  const last = await tx.environment.aggregate({ where: { workspaceId }, _max: { position: true } });
+  await tx.$executeRaw`
+    INSERT INTO environments (id, workspace_id, name, position, production, created_at)
+    VALUES (gen_random_uuid(), ${workspaceId}::uuid, ${name}, ${(last._max.position ?? 0) + 10}, false, now())
+    ON CONFLICT (workspace_id, name) DO NOTHING`;
+  return tx.environment.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
+}
+
+/** Services named by workloads, created on first sight; the application a runtime reports fills an empty one. */
+async function ensureServices(tx: Tx, workspaceId: string, workloads: Workload[], now: Date): Promise<Map<string, string>> {
+  const names = [...new Set(workloads.map((w) => w.service))];
+  if (names.length === 0) return new Map();
+  const applications = new Map<string, string>();
+  for (const w of workloads) if (w.application && !applications.has(w.service)) applications.set(w.service, w.application);
+  await tx.service.createMany({
+    data: names.map((name) => ({ workspaceId, name, application: applications.get(name) ?? null, checkDueAt: now })),
+    skipDuplicates: true,
+  });
+  const rows = await tx.service.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, application: true } });
+  const missingApp = rows.filter((r) => !r.application && applications.has(r.name));
+  for (const r of missingApp) await tx.service.update({ where: { id: r.id }, data: { application: applications.get(r.name)! } });
+  return new Map(rows.map((r) => [r.name, r.id]));
+}

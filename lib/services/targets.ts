@@ -1,0 +1,64 @@
+// Targets: runtimes that agents report for, and Compose-in-Git targets that
+// declare what should run.
+import type { z } from "zod";
+import type { createComposeTargetSchema, targetSchema } from "@/lib/api/schemas/matrix";
+import { Prisma } from "@/lib/db/client";
+import { AppError } from "@/lib/domain/errors";
+import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
+
+type TargetOut = z.infer<typeof targetSchema>;
+type ComposeConfig = { repository_url?: string; branch?: string; paths?: string[] };
+
+export async function listTargets({ ctx }: { ctx: Ctx }): Promise<{ items: TargetOut[] }> {
+  const workspaceId = workspaceOf(ctx.actor);
+  const rows = await ctx.db.target.findMany({
+    where: { workspaceId },
+    orderBy: [{ environment: { position: "asc" } }, { name: "asc" }],
+    include: { environment: { select: { name: true } }, _count: { select: { runs: { where: { to: null } } } } },
+  });
+  return { items: rows.map(toOut) };
+}
+
+function toOut(t: {
+  name: string; kind: TargetOut["kind"]; config: unknown; lastReportAt: Date | null; lastObservedAt: Date | null; lastCommit: string | null; lastError: string | null;
+  environment: { name: string }; _count: { runs: number };
+}): TargetOut {
+  const c = (t.config ?? {}) as ComposeConfig;
+  return {
+    name: t.name, kind: t.kind, environment: t.environment.name,
+    repository_url: c.repository_url ?? null, branch: c.branch ?? null, paths: c.paths ?? [],
+    last_report_at: t.lastReportAt?.toISOString() ?? null, last_observed_at: t.lastObservedAt?.toISOString() ?? null,
+    last_commit: t.lastCommit, last_error: t.lastError, workloads: t._count.runs,
+  };
+}
+
+/** Repository URLs git may read: remote https/ssh/git URLs, or local paths and file:// (self-hosted setups and tests). */
+function checkRepositoryUrl(url: string): void {
+  if (/^-/.test(url) || /\s/.test(url)) throw new AppError("invalid_input", "repository_url is not a valid repository address.", { errors: [{ pointer: "/repository_url", detail: "must be an https://, ssh://, git@host:path, file:// URL or an absolute path" }] });
+  if (/^(https?|ssh|git|file):\/\//.test(url) || /^[\w.-]+@[\w.-]+:[\w./-]+$/.test(url) || url.startsWith("/")) return;
+  throw new AppError("invalid_input", "repository_url is not a valid repository address.", { errors: [{ pointer: "/repository_url", detail: "must be an https://, ssh://, git@host:path, file:// URL or an absolute path" }] });
+}
+
+export async function createComposeTarget({ ctx, input }: { ctx: Ctx; input: z.infer<typeof createComposeTargetSchema> }): Promise<TargetOut> {
+  requireRole(ctx.actor, "member");
+  const workspaceId = workspaceOf(ctx.actor);
+  checkRepositoryUrl(input.repository_url);
+  const name = input.name ?? `compose@${input.environment}`;
+  const created = await ctx.db.$transaction(async (tx) => {
+    let env = await tx.environment.findUnique({ where: { workspaceId_name: { workspaceId, name: input.environment } } });
+    if (!env) {
+      const last = await tx.environment.aggregate({ where: { workspaceId }, _max: { position: true } });
+      env = await tx.environment.create({ data: { workspaceId, name: input.environment, position: (last._max.position ?? 0) + 10 } });
+    }
+    const exists = await tx.target.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
+    if (exists) throw new AppError("conflict", `Target ${name} already exists.`);
+    const config = { repository_url: input.repository_url, branch: input.branch, paths: input.paths };
+    const t = await tx.target.create({
+      data: { workspaceId, environmentId: env.id, name, kind: "compose_git", config: config as Prisma.InputJsonValue, refreshDueAt: ctx.now() },
+      include: { environment: { select: { name: true } }, _count: { select: { runs: { where: { to: null } } } } },
+    });
+    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "target.created", subject: name, data: config } });
+    return t;
+  });
+  return toOut(created);
+}

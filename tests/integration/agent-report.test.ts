@@ -1,0 +1,96 @@
+// Report intake: history from the runtime's own clock, idempotence, stale
+// reports, bad bodies, and what the matrix and history then show.
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, makeWorkspace, type TestWorkspace } from "../support/api";
+
+const D = (n: number) => `sha256:${String(n).repeat(64).slice(0, 64)}`;
+let ws: TestWorkspace;
+
+function report(observedAt: string, workloads: object[], target = "docker@host-1", environment = "staging") {
+  return { environment, target: { name: target, kind: "docker" }, observed_at: observedAt, workloads };
+}
+const web = (image: string, digest: string, since: string) => ({ service: "web", container: "web", main: true, image, digest, platform_digest: null, platform: "linux/amd64", since });
+const db = { service: "db", container: "postgres", main: true, image: "postgres:16.4", digest: D(9), platform_digest: null, platform: "linux/amd64", since: "2026-11-01T00:00:00Z" };
+
+const history = async () => (await api(ws.viewer).get("/api/v1/history")).body.items;
+
+beforeAll(async () => {
+  ws = await makeWorkspace("report");
+});
+
+describe("POST /api/v1/agent/report", () => {
+  it("opens history rows at each workload's since and creates the environment, target and services", async () => {
+    const res = await api(ws.agentKey).post("/api/v1/agent/report", report("2026-11-20T10:00:00Z", [web("nginx:1.27.2", D(1), "2026-11-12T08:00:00Z"), db]));
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ accepted: true, changed: true, opened: 2, closed: 0 });
+    const items = await history();
+    expect(items).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ service: "web", environment: "staging", target: "docker@host-1", tag: "1.27.2", version: "1.27.2", digest: D(1), from: "2026-11-12T08:00:00.000Z", to: null }),
+        expect.objectContaining({ service: "db", tag: "16.4", from: "2026-11-01T00:00:00.000Z", to: null }),
+      ]),
+    );
+    const envs = await api(ws.viewer).get("/api/v1/environments");
+    expect(envs.body.items.map((e: { name: string }) => e.name)).toEqual(["staging"]);
+    const targets = await api(ws.viewer).get("/api/v1/targets");
+    expect(targets.body.items[0]).toMatchObject({ name: "docker@host-1", kind: "docker", environment: "staging", workloads: 2 });
+  });
+
+  it("changes nothing when the same report arrives again, whatever its observed_at", async () => {
+    const before = await history();
+    const again = await api(ws.agentKey).post("/api/v1/agent/report", report("2026-11-20T10:01:00Z", [db, web("nginx:1.27.2", D(1), "2026-11-12T08:00:00Z")]));
+    expect(again.body).toMatchObject({ changed: false, opened: 0, closed: 0 });
+    expect(await history()).toEqual(before);
+  });
+
+  it("closes the old version at the new one's since when the image changes", async () => {
+    const res = await api(ws.agentKey).post("/api/v1/agent/report", report("2026-11-21T10:00:00Z", [web("nginx:1.27.3", D(2), "2026-11-21T09:30:00Z"), db]));
+    expect(res.body).toMatchObject({ changed: true, opened: 1, closed: 1 });
+    const items = await history();
+    expect(items.find((i: { tag: string }) => i.tag === "1.27.2")).toMatchObject({ to: "2026-11-21T09:30:00.000Z" });
+    expect(items.find((i: { tag: string }) => i.tag === "1.27.3")).toMatchObject({ from: "2026-11-21T09:30:00.000Z", to: null });
+  });
+
+  it("ignores a report older than the last accepted one", async () => {
+    const before = await history();
+    const res = await api(ws.agentKey).post("/api/v1/agent/report", report("2026-11-20T12:00:00Z", [web("nginx:1.20.0", D(3), "2026-11-20T11:00:00Z")]));
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ changed: false, ignored: "stale" });
+    expect(await history()).toEqual(before);
+  });
+
+  it("closes a workload that is gone at the report's observed_at", async () => {
+    const res = await api(ws.agentKey).post("/api/v1/agent/report", report("2026-11-22T10:00:00Z", [web("nginx:1.27.3", D(2), "2026-11-21T09:30:00Z")]));
+    expect(res.body).toMatchObject({ closed: 1, opened: 0 });
+    expect((await history()).find((i: { service: string }) => i.service === "db")).toMatchObject({ to: "2026-11-22T10:00:00.000Z" });
+  });
+
+  it("answers 422 for a bad body and changes nothing", async () => {
+    const before = await history();
+    const bad = await api(ws.agentKey).post("/api/v1/agent/report", { environment: "staging", target: { name: "docker@host-1", kind: "vm" }, observed_at: "yesterday", workloads: [{ service: "web/../x" }] });
+    expect(bad.status).toBe(422);
+    const pointers = bad.body.errors.map((e: { pointer: string }) => e.pointer);
+    expect(pointers).toEqual(expect.arrayContaining(["/target/kind", "/observed_at"]));
+    expect(await history()).toEqual(before);
+  });
+
+  it("accepts reports only with an agent key", async () => {
+    const res = await api(ws.member).post("/api/v1/agent/report", report("2026-11-22T11:00:00Z", []));
+    expect(res.status).toBe(403);
+  });
+
+  it("shows versions and digests in the matrix, with the oldest version per environment", async () => {
+    await api(ws.agentKey).post("/api/v1/agent/report", report("2026-11-22T10:00:00Z", [web("nginx:1.26.0", D(4), "2026-11-20T00:00:00Z")], "docker@host-2"));
+    const m = await api(ws.viewer).get("/api/v1/matrix");
+    const row = m.body.services.find((s: { name: string }) => s.name === "web");
+    expect(row.cells).toHaveLength(1);
+    expect(row.cells[0]).toMatchObject({ environment: "staging", tag: "1.26.0", version: "1.26.0", declared: false });
+    expect(row.cells[0].targets.map((t: { name: string; digest: string }) => [t.name, t.digest]).sort()).toEqual([["docker@host-1", D(2)], ["docker@host-2", D(4)]]);
+  });
+
+  it("keeps workspaces apart: another workspace sees none of it", async () => {
+    const other = await makeWorkspace("report-other");
+    const m = await api(other.viewer).get("/api/v1/matrix");
+    expect(m.body.services).toEqual([]);
+  });
+});
