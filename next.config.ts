@@ -1,6 +1,8 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
+  // Parallel builds (several developers' test runs on one checkout) each use their own directory.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // Type checking and lint run in `npm test` (tsc, eslint), not at every
   // `npm start` on a user's machine.
   typescript: { ignoreBuildErrors: true },

@@ -2,6 +2,8 @@
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./commands/admin";
 import { registerAgentCommand } from "./commands/agent";
+import { registerRemoteCommands } from "./commands/remote";
+import { registerWorkerCommand } from "./commands/worker";
 import { registerStartCommand } from "./commands/start";
 import { fail, UsageError } from "./output";
 
@@ -14,6 +16,8 @@ const program = new Command()
 registerStartCommand(program);
 registerAdminCommands(program);
 registerAgentCommand(program);
+registerWorkerCommand(program);
+registerRemoteCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -44,7 +44,7 @@ export function registerStartCommand(program: Command) {
       });
       if (port !== undefined && !process.env.DRIFTWATCH_BASE_URL) config.baseUrl = `http://localhost:${port}`;
       setLogLevel(config.logLevel);
-      if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("the web app is not built; run npm run build (npm start does it for you)");
+      if (!existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) throw new Error("the web app is not built; run npm run build (npm start does it for you)");
 
       const started = Date.now();
       const database = await openDatabase(config, { log: (l) => log.info(l) });

@@ -5,13 +5,14 @@ import { agentOps } from "./ops/agent";
 import { environmentsOps } from "./ops/environments";
 import { metaOps } from "./ops/meta";
 import { runtimeOps } from "./ops/runtime";
-import { servicesOps } from "./ops/services";
+import { checkOps, servicesOps } from "./ops/services";
 import { tokensOps } from "./ops/tokens";
 
 export const ops = {
   ...metaOps,
   ...environmentsOps,
   ...servicesOps,
+  ...checkOps,
   ...tokensOps,
   ...agentOps,
   ...runtimeOps,

@@ -2,7 +2,7 @@
 // tag that names a version is that version, unless upstream shows it is a
 // line tag that moves (`1.27` beside `1.27.3`, `7` beside `7.0.14`): then
 // only a digest match can tell, and without one the version is unknown.
-import { parseTag } from "@/lib/domain/versions";
+import { compareTags, isMovingTag, movingTagCandidates, parseTag } from "@/lib/domain/versions";
 
 /** True when `tags` holds longer versions of the same line (same prefix and flavour, same leading numbers). */
 export function isLineTag(tag: string, upstreamTags: readonly string[]): boolean {
@@ -27,4 +27,30 @@ export function exactVersionOf(run: { tag: string; tagVersion: string | null; re
 /** `1.27 = 1.27.3` for a resolved moving tag, else the tag. */
 export function displayTag(tag: string, version: string | null): string {
   return version && version !== tag ? `${tag} = ${version}` : tag;
+}
+
+/** At most this many HEADs to resolve one digest; older candidates wait for the daily retry. */
+export const MAX_RESOLUTION_CANDIDATES = 20;
+
+/**
+ * Exact version tags a running tag could be, newest first: the longer versions
+ * of a line tag (`1.27` → `1.27.x`), or what the version engine compares a
+ * moving tag with (`latest`, `alpine`, `1-alpine`). Empty for an exact version.
+ */
+export function resolutionCandidates(tag: string, upstreamTags: readonly string[]): string[] {
+  const p = parseTag(tag);
+  let candidates: string[];
+  if (isLineTag(tag, upstreamTags)) {
+    const lead = p.numbers;
+    candidates = upstreamTags
+      .map((t) => parseTag(t))
+      .filter((q) => q.kind === "version" && !q.isPrerelease && q.prefix === p.prefix && q.flavour === p.flavour && q.numbers.length > lead.length && lead.every((n, i) => q.numbers[i] === n))
+      .map((q) => q.raw)
+      .sort((a, b) => compareTags(b, a) ?? 0);
+  } else if (isMovingTag(tag) || p.kind !== "version") {
+    candidates = movingTagCandidates(tag, upstreamTags);
+  } else {
+    candidates = [];
+  }
+  return candidates.slice(0, MAX_RESOLUTION_CANDIDATES);
 }

@@ -10,6 +10,7 @@ import { parseImageRef } from "@/lib/domain/image-ref";
 import { isMovingTag, isVersionTag } from "@/lib/domain/versions";
 import { requireAgent, type Ctx } from "./context";
 import { recordRegistryResults } from "./record-registry-results";
+import { ensureUpstreamRepositories } from "./upstream/ensure-repositories";
 
 export type ReportOutcome = {
   accepted: true;
@@ -137,6 +138,10 @@ export async function recordAgentReport({ ctx, report }: { ctx: Ctx; report: Age
     { timeout: 30_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
   );
 
+  if (outcome.opened > 0) {
+    const keys = report.workloads.filter((w) => w.main).map((w) => splitImage(w.image).repository);
+    await ensureUpstreamRepositories(ctx.db, workspaceId, keys, ctx.config.serverRegistries, now);
+  }
   if (report.registry_results.length && outcome.ignored === null) {
     await recordRegistryResults({ ctx, workspaceId, results: report.registry_results });
   }

@@ -13,8 +13,8 @@ export async function recordRegistryResults({ ctx, workspaceId, results }: { ctx
     if (!ref) continue;
     await ctx.db.$transaction(async (tx) => {
       const repo = await tx.upstreamRepository.upsert({
-        where: { key_ownerWorkspaceId: { key: ref.key, ownerWorkspaceId: workspaceId } },
-        create: { key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: workspaceId, checkedBy: "agent", checkedAt: now, lastError: result.error, dueAt: new Date(now.getTime() + 3_600_000) },
+        where: { key_scope: { key: ref.key, scope: workspaceId } },
+        create: { key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: workspaceId, scope: workspaceId, checkedBy: "agent", checkedAt: now, lastError: result.error, dueAt: new Date(now.getTime() + 3_600_000) },
         update: { checkedBy: "agent", checkedAt: now, lastError: result.error, failures: result.error ? { increment: 1 } : 0 },
         select: { id: true },
       });

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/domain/errors";
 import { mergePolicy, type Policy } from "@/lib/domain/policy";
 import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
 import { describeService, type ServiceOut } from "./describe-service";
+import { ensureUpstreamRepositories } from "./upstream/ensure-repositories";
 import { validatePolicy } from "./validate-policy";
 
 export async function listServices({ ctx, team }: { ctx: Ctx; team?: string }): Promise<{ items: ServiceOut[] }> {
@@ -40,6 +41,7 @@ export async function createService({ ctx, input }: { ctx: Ctx; input: z.infer<t
     });
     await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "service.created", subject: input.name } });
   });
+  if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now());
   return getServiceOrThrow({ ctx, name: input.name });
 }
 
@@ -72,5 +74,6 @@ export async function updateService({ ctx, name, input }: { ctx: Ctx; name: stri
       data: { workspaceId, actor: actorLabel(ctx.actor), action: "service.updated", subject: name, data: input as Prisma.InputJsonValue },
     });
   });
+  if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now());
   return getServiceOrThrow({ ctx, name });
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { startRegistry } from "../support/registry";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -17,6 +18,9 @@ declare module "vitest" {
     databaseUrl: string;
     baseUrl: string;
     dataDir: string;
+    /** A real registry on loopback that the server queries itself (host:port and http URL). */
+    registryHost: string;
+    registryUrl: string;
   }
 }
 
@@ -55,6 +59,7 @@ export default async function setup(project: TestProject) {
     databaseUrl = embedded.url;
   }
   await migrateDatabase(databaseUrl);
+  const registry = await startRegistry();
 
   const build = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-if-stale.mjs")], { cwd: ROOT, stdio: "inherit" });
   if (build.status !== 0) throw new Error("next build failed");
@@ -70,6 +75,8 @@ export default async function setup(project: TestProject) {
       DRIFTWATCH_DATA_DIR: path.join(dataDir, "server"),
       DRIFTWATCH_BASE_URL: baseUrl,
       DRIFTWATCH_EOL: "false",
+      DRIFTWATCH_SERVER_REGISTRIES: registry.host,
+      DRIFTWATCH_INSECURE_REGISTRIES: registry.host,
       DRIFTWATCH_LOG_LEVEL: "warn",
       NODE_ENV: "production",
     },
@@ -85,10 +92,13 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", databaseUrl);
   project.provide("baseUrl", baseUrl);
   project.provide("dataDir", dataDir);
+  project.provide("registryHost", registry.host);
+  project.provide("registryUrl", registry.url);
 
   return async () => {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
+    await registry.stop();
     await embedded?.stop();
     await rm(dataDir, { recursive: true, force: true });
   };

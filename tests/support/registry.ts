@@ -221,6 +221,37 @@ export async function startRegistry(opts: { auth?: RegistryAuth } = {}): Promise
     }
   }
 
+  const pusher = registryPusher(url, pushAuthorization);
+
+  return {
+    host: `127.0.0.1:${port}`,
+    url,
+    tokenServer,
+    log,
+    syncLog,
+    async clearLog() {
+      await syncLog();
+      log.length = 0;
+    },
+    pushImage: pusher.pushImage,
+    tagExisting: pusher.tagExisting,
+    async stop() {
+      process.removeListener("exit", killChild);
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      await tokenServer?.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+
+/** Push images to a registry at `url` without Docker (blob uploads, then the manifest PUT). */
+export function registryPusher(url: string, pushAuthorization: (name: string) => string | null = () => null): Pick<TestRegistry, "pushImage" | "tagExisting"> {
   async function registryFetch(name: string, pathOrUrl: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     const authorization = pushAuthorization(name);
@@ -296,16 +327,7 @@ export async function startRegistry(opts: { auth?: RegistryAuth } = {}): Promise
   }
 
   return {
-    host: `127.0.0.1:${port}`,
-    url,
-    tokenServer,
-    log,
-    syncLog,
-    async clearLog() {
-      await syncLog();
-      log.length = 0;
-    },
-    async pushImage(name, tag, o = {}) {
+    async pushImage(name: string, tag: string, o: PushOptions = {}) {
       const t = types[o.format ?? "oci"];
       if (!o.platforms) {
         const single = await pushPlatform(name, tag, "linux/amd64", o, tag);
@@ -328,23 +350,12 @@ export async function startRegistry(opts: { auth?: RegistryAuth } = {}): Promise
       const digest = await putManifest(name, tag, t.index, index);
       return { digest, mediaType: t.index, platforms: parts.map((p) => ({ platform: p.platform, digest: p.digest, configDigest: p.configDigest })) };
     },
-    async tagExisting(name, newTag, fromTag) {
+    async tagExisting(name: string, newTag: string, fromTag: string) {
       const accept = [...Object.values(types.oci), ...Object.values(types.docker)].join(", ");
       const res = await registryFetch(name, `/v2/${name}/manifests/${fromTag}`, { headers: { accept } });
       if (res.status !== 200) throw new Error(`manifest ${name}:${fromTag} not found: ${res.status}`);
       const bytes = Buffer.from(await res.arrayBuffer());
       return putManifest(name, newTag, res.headers.get("content-type") ?? types.oci.manifest, bytes);
-    },
-    async stop() {
-      process.removeListener("exit", killChild);
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
-        if (child.exitCode === null) child.kill("SIGKILL");
-      }
-      await tokenServer?.close();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }

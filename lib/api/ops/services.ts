@@ -26,3 +26,17 @@ export const servicesOps = {
     responses: { 200: { description: "Updated", schema: serviceSchema } },
   }),
 };
+
+export const checkOps = {
+  checkService: defineOperation({
+    id: "checkService", method: "POST", path: "/api/v1/services/{name}/check", summary: "Check upstream now", tags: ["services"], auth: "member",
+    description: "The service's repository is checked at once (server-checked registries) or on the agents' next report (private registries). Answers 202 before the check finishes; the service's `last_check` shows the result.",
+    params: nameParams,
+    responses: {
+      202: {
+        description: "Accepted; the check runs now",
+        schema: z.object({ service: z.string(), repository: z.string(), checked_by: z.enum(["server", "agent"]) }).meta({ id: "CheckRequested" }),
+      },
+    },
+  }),
+};

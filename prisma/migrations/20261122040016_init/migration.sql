@@ -174,6 +174,7 @@ CREATE TABLE "upstream_repositories" (
     "host" TEXT NOT NULL,
     "path" TEXT NOT NULL,
     "owner_workspace_id" UUID,
+    "scope" TEXT NOT NULL DEFAULT '',
     "checked_by" "CheckedBy" NOT NULL DEFAULT 'server',
     "checked_at" TIMESTAMPTZ(3),
     "due_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -423,7 +424,7 @@ CREATE INDEX "runs_repository_digest_idx" ON "runs"("repository", "digest");
 CREATE INDEX "upstream_repositories_due_at_idx" ON "upstream_repositories"("due_at");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "upstream_repositories_key_owner_workspace_id_key" ON "upstream_repositories"("key", "owner_workspace_id");
+CREATE UNIQUE INDEX "upstream_repositories_key_scope_key" ON "upstream_repositories"("key", "scope");
 
 -- CreateIndex
 CREATE INDEX "upstream_tags_repository_id_digest_idx" ON "upstream_tags"("repository_id", "digest");

@@ -1,0 +1,69 @@
+// POST a rendered body to a destination from user settings: guard the URL,
+// connect to the checked address, classify the answer. Never throws.
+import { AppError } from "@/lib/domain/errors";
+import { classifyHttpStatus, parseRetryAfter, type DeliveryResult } from "@/lib/domain/notifications/retry";
+import { checkDestination, type Resolve } from "@/lib/net/destination";
+import { OutboundRequestError, requestPinned } from "@/lib/net/pinned-request";
+import { scrubSecrets } from "./scrub";
+
+export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
+
+export type GuardedPost = {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  now: Date;
+  allowPrivate: boolean;
+  resolve?: Resolve | undefined;
+  timeoutMs?: number | undefined;
+  /** Names the receiver in messages ("Webhook", "Slack"). */
+  receiver: string;
+  /** Values that must never appear in the returned error. */
+  secrets: ReadonlyArray<string | undefined>;
+};
+
+export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
+  const fail = (retryable: boolean, error: string, retryAfterSeconds?: number): DeliveryResult => ({
+    ok: false,
+    retryable,
+    error: scrubSecrets(error, req.secrets),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  });
+
+  let destination;
+  try {
+    destination = await checkDestination(req.url, { allowPrivate: req.allowPrivate, resolve: req.resolve });
+  } catch (error) {
+    if (error instanceof AppError) return fail(error.code !== "invalid_input", `${req.receiver} address refused: ${error.message}`);
+    return fail(true, `${req.receiver} address could not be checked.`);
+  }
+
+  let response;
+  try {
+    response = await requestPinned({
+      destination,
+      method: "POST",
+      headers: req.headers,
+      body: req.body,
+      timeoutMs: req.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (error instanceof OutboundRequestError) return fail(true, `${req.receiver} delivery failed: ${error.message}`);
+    return fail(true, `${req.receiver} delivery failed: ${destination.url.host} could not be reached.`);
+  }
+
+  const { status } = response;
+  switch (classifyHttpStatus(status)) {
+    case "sent":
+      return { ok: true };
+    case "retryable":
+      return fail(true, `${req.receiver} at ${destination.url.host} answered ${status}.`, parseRetryAfter(response.headers["retry-after"], req.now));
+    case "permanent":
+      return fail(
+        false,
+        status >= 300 && status < 400
+          ? `${req.receiver} at ${destination.url.host} answered ${status} (a redirect); redirects are not followed.`
+          : `${req.receiver} at ${destination.url.host} answered ${status}.`,
+      );
+  }
+}

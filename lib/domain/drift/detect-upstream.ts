@@ -1,0 +1,72 @@
+// `upstream` drift: the oldest version running in an environment is behind the
+// newest release by at least the tracked jump, within pin_major. The version
+// engine decides (selectNewest .alert/.target); this file dates the difference.
+import { AppError } from "@/lib/domain/errors";
+import { jumpBetween, selectNewest, type Jump, type NewestResult } from "@/lib/domain/versions";
+import type { DetectContext } from "./detect-context";
+import { findOldestInEnv, maxDate, type VersionComparator } from "./runs";
+import type { Difference, ServiceInput } from "./types";
+
+type Alert = { target: string; firstAlertSeen: Date | null };
+
+export function detectUpstreamDrift(ctx: DetectContext): Difference[] {
+  const out: Difference[] = [];
+  for (const [serviceId, byEnv] of ctx.runs) {
+    const service = ctx.services.get(serviceId);
+    if (service === undefined || service.upstream === null) continue;
+    const alerts = new Map<string, Alert | null>();
+    for (const env of byEnv.values()) {
+      const running = findOldestInEnv(env, ctx.compare);
+      if (running === null) continue;
+      let alert = alerts.get(running.version);
+      if (alert === undefined) alerts.set(running.version, (alert = findAlert(service, running.version, ctx.compare)));
+      if (alert === null) continue;
+      out.push({
+        serviceId,
+        environmentId: env.environmentId,
+        kind: "upstream",
+        targetId: null,
+        running: running.version,
+        expected: alert.target,
+        since: alert.firstAlertSeen === null ? running.since : maxDate(alert.firstAlertSeen, running.since),
+        reason: jumpBetween(running.version, alert.target) ?? "patch",
+      });
+    }
+  }
+  return out;
+}
+
+/** Newest result for a running version; null when the policy's tag_filter is invalid (no upstream drift then). */
+export function selectNewestOrNull(service: ServiceInput, running: string): NewestResult | null {
+  if (service.upstream === null) return null;
+  try {
+    return selectNewest({ running, tags: service.upstream.tags, policy: service.policy });
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+}
+
+const JUMP_RANK: Readonly<Record<Jump, number>> = { patch: 0, minor: 1, major: 2 };
+
+/**
+ * The release the policy alerts on, and when the first release that would
+ * have alerted was seen: the difference began then, not when the target came
+ * out. A release alerts when it is at least the tracked jump and not newer
+ * than the target (which already respects pin_major).
+ */
+function findAlert(service: ServiceInput, running: string, compare: VersionComparator): Alert | null {
+  const newest = selectNewestOrNull(service, running);
+  if (newest === null || !newest.alert || newest.target === null || service.upstream === null) return null;
+  const target = newest.target;
+  const { firstSeen } = service.upstream;
+  const trackRank = JUMP_RANK[service.policy.track];
+  let firstAlertSeen: Date | null = null;
+  for (const release of newest.releases) {
+    const seen = firstSeen.get(release);
+    if (seen === undefined || (firstAlertSeen !== null && seen >= firstAlertSeen)) continue;
+    const jump = jumpBetween(running, release);
+    if (jump !== null && JUMP_RANK[jump] >= trackRank && (compare(release, target) ?? 1) <= 0) firstAlertSeen = seen;
+  }
+  return { target, firstAlertSeen };
+}

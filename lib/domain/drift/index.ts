@@ -1,0 +1,19 @@
+// Drift detection, the drift lifecycle and acknowledgements: pure rules.
+export type {
+  AckRecord, CurrentRun, Difference, DifferenceReason, DriftRecord, EnvironmentInfo, EolCycleInfo, HistoryRun,
+  ServiceInput, UpstreamInfo,
+} from "./types";
+export { detectDifferences, type DetectInput } from "./detect";
+export { isSameAsDeclared } from "./detect-declared";
+export { selectNewestOrNull } from "./detect-upstream";
+export {
+  alertDelayMs, DEFAULT_ALERT_AFTER_MS, driftKeyOf, planLifecycle, type DriftEvent, type LifecyclePlan, type PlanInput,
+} from "./lifecycle";
+export {
+  ackLiftedNow, ackMatches, findSilencingAck, hasShippedUntilVersion, isAckActive, isDriftSilenced, listVersionsInAckScope,
+  type AckScopeInput, type SilenceInput,
+} from "./acks";
+export {
+  createVersionComparator, findNewestVersion, findOldestInEnv, findOldestVersion, groupCurrentRuns, indexRunningVersions, listVersions,
+  type EnvRuns, type RunningVersions, type RunsByService, type VersionComparator, type VersionSince,
+} from "./runs";

@@ -1,0 +1,90 @@
+// Delivery statistics (spec.md "Delivery", contract.md "Delivery"), from what
+// ran when: versions arriving per environment, and lead times between
+// neighbouring environments. One pass over history plus sorting the samples.
+import type { EnvironmentInfo, HistoryRun } from "@/lib/domain/drift";
+
+export type DeliveryWindow = { from: Date; to: Date };
+
+export type DeliveryStats = {
+  environments: { environment: string; deploys: number }[];
+  /** median_seconds is null for a pair without samples in the window. */
+  lead_times: { from_environment: string; to_environment: string; median_seconds: number | null; samples: number }[];
+};
+
+export type ComputeDeliveryInput = {
+  environments: readonly EnvironmentInfo[];
+  /**
+   * Every runtime row of the services, closed and open. It must reach back
+   * before the window: a version that ran before counts as a re-deploy.
+   */
+  history: readonly HistoryRun[];
+  /** Half-open: from ≤ arrival < to. */
+  window: DeliveryWindow;
+};
+
+/**
+ * A deploy is a version's arrival in an environment: the first time it runs on
+ * any target there. Re-deploys, rollbacks and Compose declarations are not
+ * deploys, and an unresolved moving tag (no exact version) is not counted.
+ *
+ * A lead time pairs a version's arrival in an environment with its arrival in
+ * the next environment in pipeline order, counted in the window of the later
+ * arrival. Only neighbouring environments pair: a version that skipped one
+ * gives no sample for either pair around it (rather than a long sample that
+ * would mix two hops into one). A version that reached the later environment
+ * first (a hotfix) gives no sample either.
+ */
+export function computeDelivery({ environments, history, window }: ComputeDeliveryInput): DeliveryStats {
+  const ordered = [...environments].sort((a, b) => a.position - b.position);
+  const from = window.from.getTime();
+  const to = window.to.getTime();
+
+  const envIndex = new Map(ordered.map((e, i) => [e.id, i] as const));
+  // serviceId → version → first arrival (ms) per environment, in pipeline order; NaN: never arrived
+  const arrivals = new Map<string, Map<string, Float64Array>>();
+  for (const row of history) {
+    if (row.declared || row.version === null) continue;
+    const e = envIndex.get(row.environmentId);
+    if (e === undefined) continue;
+    let byVersion = arrivals.get(row.serviceId);
+    if (byVersion === undefined) arrivals.set(row.serviceId, (byVersion = new Map()));
+    let byEnv = byVersion.get(row.version);
+    if (byEnv === undefined) byVersion.set(row.version, (byEnv = new Float64Array(ordered.length).fill(Number.NaN)));
+    const t = row.since.getTime();
+    if (!(t >= (byEnv[e] as number))) byEnv[e] = t; // NaN compares false: the first arrival is taken
+  }
+
+  const deploys = ordered.map(() => 0);
+  const samples = ordered.slice(1).map(() => [] as number[]);
+  const isInWindow = (t: number) => t >= from && t < to;
+  for (const byVersion of arrivals.values()) {
+    for (const byEnv of byVersion.values()) {
+      for (let e = 0; e < byEnv.length; e++) {
+        const later = byEnv[e] as number;
+        if (!isInWindow(later)) continue; // NaN is never in the window
+        deploys[e] = (deploys[e] as number) + 1;
+        const earlier = e > 0 ? (byEnv[e - 1] as number) : Number.NaN;
+        if (later >= earlier) (samples[e - 1] as number[]).push((later - earlier) / 1000);
+      }
+    }
+  }
+
+  return {
+    environments: ordered.map((e, i) => ({ environment: e.name, deploys: deploys[i] ?? 0 })),
+    lead_times: samples.map((list, i) => ({
+      from_environment: (ordered[i] as EnvironmentInfo).name,
+      to_environment: (ordered[i + 1] as EnvironmentInfo).name,
+      median_seconds: medianSeconds(list),
+      samples: list.length,
+    })),
+  };
+}
+
+/** Median; for an even count the mean of the two middle values; rounded to whole seconds. */
+export function medianSeconds(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const value = sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return Math.round(value);
+}

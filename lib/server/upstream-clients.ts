@@ -1,0 +1,27 @@
+// One registry, forge and end-of-life client per process: rate-limit and
+// back-off state per host lives in them, so every check shares it.
+import type { Config } from "@/lib/config";
+import { createEolClient, type EolClient } from "@/lib/adapters/eol";
+import { createForgeClients } from "@/lib/adapters/forges";
+import { createRegistryClient, type RegistryClient } from "@/lib/adapters/registries/client";
+import { recordUpstreamRequest } from "./metrics";
+
+export type UpstreamClients = {
+  registry: RegistryClient;
+  forges: ReturnType<typeof createForgeClients>;
+  eol: EolClient;
+};
+
+const g = globalThis as unknown as { __driftwatchUpstream?: { key: string; clients: UpstreamClients } };
+
+export function getUpstreamClients(config: Config): UpstreamClients {
+  const key = JSON.stringify([config.insecureRegistries, config.githubApiUrl, config.gitlabUrl, config.eolApiUrl, config.eolEnabled]);
+  if (g.__driftwatchUpstream?.key === key) return g.__driftwatchUpstream.clients;
+  const clients: UpstreamClients = {
+    registry: createRegistryClient({ insecureHosts: config.insecureRegistries, onRequest: recordUpstreamRequest }),
+    forges: createForgeClients({ githubApiUrl: config.githubApiUrl, githubToken: config.githubToken, gitlabUrl: config.gitlabUrl, gitlabToken: config.gitlabToken }),
+    eol: createEolClient({ apiUrl: config.eolApiUrl, enabled: config.eolEnabled }),
+  };
+  g.__driftwatchUpstream = { key, clients };
+  return clients;
+}

@@ -1,0 +1,28 @@
+// Every repository a service runs (or names as its override) gets a row to be
+// checked: by the server for well-known public registries and configured
+// hosts, by the workspace's agents otherwise. A new one is due at once.
+import { isServerQueried } from "@/lib/adapters/registries/well-known";
+import type { Db } from "@/lib/db/client";
+import { parseImageRef } from "@/lib/domain/image-ref";
+
+export async function ensureUpstreamRepositories(db: Db, workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date): Promise<void> {
+  for (const key of new Set(keys)) {
+    const ref = parseImageRef(key);
+    if (!ref) continue;
+    const byServer = isServerQueried(ref.host, serverRegistries);
+    // Shared rows (owner NULL) are the server's; an agent-checked repository belongs to its workspace.
+    const owner = byServer ? null : workspaceId;
+    await db.upstreamRepository.createMany({
+      data: [{ key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: owner, scope: owner ?? "", checkedBy: byServer ? "server" : "agent", dueAt: now }],
+      skipDuplicates: true,
+    });
+  }
+}
+
+/** Repositories in use by a workspace: services' overrides and what their main containers run. */
+export async function repositoriesInUse(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ key: string }[]>`
+    SELECT DISTINCT repository AS key FROM runs WHERE workspace_id = ${workspaceId}::uuid AND "to" IS NULL AND is_main
+    UNION SELECT repository FROM services WHERE workspace_id = ${workspaceId}::uuid AND repository IS NOT NULL`;
+  return rows.map((r) => r.key);
+}

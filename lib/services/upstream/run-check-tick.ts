@@ -1,0 +1,42 @@
+// The scheduler's check tick: lease the repositories that are due (several
+// workers split them with FOR UPDATE SKIP LOCKED, so none is checked twice),
+// check them with bounded concurrency, and report what happened.
+import type { Db } from "@/lib/db/client";
+import { checkRepository, type CheckDeps, type CheckOutcome } from "./check-repository";
+
+const LEASE_MS = 5 * 60_000;
+
+export type TickResult = { leased: number; outcomes: CheckOutcome[] };
+
+/** Take up to `limit` due, server-checked repositories for this worker. */
+export async function leaseDueRepositories(db: Db, now: Date, limit: number): Promise<string[]> {
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE upstream_repositories SET leased_until = ${leaseUntil}
+    WHERE id IN (
+      SELECT id FROM upstream_repositories
+      WHERE checked_by = 'server' AND due_at <= ${now} AND (leased_until IS NULL OR leased_until < ${now})
+      ORDER BY due_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING id::text`;
+  return rows.map((r) => r.id);
+}
+
+export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; concurrency?: number } = {}): Promise<TickResult> {
+  const ids = await leaseDueRepositories(deps.db, deps.now(), opts.limit ?? 200);
+  const outcomes: CheckOutcome[] = [];
+  const queue = [...ids];
+  const workers = Array.from({ length: Math.min(opts.concurrency ?? 8, queue.length) }, async () => {
+    for (let id = queue.shift(); id; id = queue.shift()) {
+      try {
+        outcomes.push(await checkRepository(deps, id));
+      } catch (err) {
+        outcomes.push({ status: "failed", error: (err as Error).message, retryInMs: 60_000 });
+        await deps.db.upstreamRepository.update({ where: { id }, data: { leasedUntil: null } }).catch(() => {});
+      }
+    }
+  });
+  await Promise.all(workers);
+  return { leased: ids.length, outcomes };
+}
