@@ -2,9 +2,11 @@
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./commands/admin";
 import { registerAgentCommand } from "./commands/agent";
+import { registerBadgesCommand } from "./commands/badges";
 import { registerRemoteCommands } from "./commands/remote";
 import { registerWorkerCommand } from "./commands/worker";
 import { registerStartCommand } from "./commands/start";
+import { registerTagsCommand } from "./commands/tags";
 import { fail, UsageError } from "./output";
 
 const program = new Command()
@@ -14,8 +16,10 @@ const program = new Command()
   .exitOverride();
 
 registerStartCommand(program);
+registerTagsCommand(program);
 registerAdminCommands(program);
 registerAgentCommand(program);
+registerBadgesCommand(program);
 registerWorkerCommand(program);
 registerRemoteCommands(program);
 

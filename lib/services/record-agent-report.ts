@@ -102,8 +102,13 @@ export async function recordAgentReport({ ctx, report }: { ctx: Ctx; report: Age
       for (const r of open) if (!matched.has(r.id) && !closeAt.has(r.id)) closeAt.set(r.id, maxDate(observedAt, r.from));
 
       const serviceIds = await ensureServices(tx, workspaceId, report.workloads, now);
-      for (const [id, at] of closeAt) {
-        await tx.run.update({ where: { id }, data: { to: at } });
+      if (closeAt.size) {
+        // One statement for every row that ends: ids and end times side by side.
+        const ids = [...closeAt.keys()];
+        const ends = ids.map((id) => closeAt.get(id)!);
+        await tx.$executeRaw`
+          UPDATE runs SET "to" = v.ends FROM unnest(${ids}::bigint[], ${ends}::timestamptz[]) AS v(id, ends)
+          WHERE runs.id = v.id AND runs."to" IS NULL`;
       }
       if (fresh.length) {
         await tx.run.createMany({

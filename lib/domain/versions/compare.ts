@@ -142,12 +142,24 @@ export function compareTags(a: string, b: string): number | null {
   return isSameGroup(pa, pb) ? compareParsed(pa, pb) : null;
 }
 
+/** `20241015` → [2024, 10, 15]: a compact date jumps by year, month and day like `2024.10.15`. */
+function jumpParts(p: ParsedTag): readonly number[] {
+  const first = p.numbers[0] ?? 0;
+  if (p.kind !== "date" || first < 10_000_000) return p.numbers;
+  const digits = String(first);
+  const parts = [Number(digits.slice(0, 4)), Number(digits.slice(4, 6)), Number(digits.slice(6, 8))];
+  if (digits.length > 8) parts.push(Number(digits.slice(8)));
+  return parts.concat(p.numbers.slice(1));
+}
+
 /** The size of the step from one version to a newer one; null when `to` is not newer or either has no version. */
 export function jumpOf(from: ParsedTag, to: ParsedTag): Jump | null {
   if (!hasVersion(from) || from.kind !== to.kind || compareParsed(to, from) <= 0) return null;
-  const n = Math.max(from.numbers.length, to.numbers.length);
+  const a = jumpParts(from);
+  const b = jumpParts(to);
+  const n = Math.max(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    if ((from.numbers[i] ?? 0) !== (to.numbers[i] ?? 0)) return i === 0 ? "major" : i === 1 ? "minor" : "patch";
+    if ((a[i] ?? 0) !== (b[i] ?? 0)) return i === 0 ? "major" : i === 1 ? "minor" : "patch";
   }
   // Same version, newer build (prerelease → release, new base image, new revision).
   return "patch";

@@ -17,6 +17,9 @@ function startsWith(list: readonly number[], head: readonly number[]): boolean {
 
 const isPlainPrefix = (prefix: string) => prefix === "" || prefix === "v";
 
+/** `latest` → "" or "v"; `amd64-latest` → "amd64-" or "amd64-v". */
+const isPrefixOfName = (name: ParsedTag, c: ParsedTag) => c.prefix === name.prefix || c.prefix === `${name.prefix}v`;
+
 /** A flavour carried as a prefix: `jammy-20240911.1` carries `jammy`. */
 function prefixFlavour(prefix: string): string {
   const last = prefix.charCodeAt(prefix.length - 1);
@@ -26,16 +29,17 @@ function prefixFlavour(prefix: string): string {
 /**
  * Does `c` belong to the line of moving tag `r`? `strictBase` (digest
  * resolution) also requires the same version inside the flavour: `16-alpine3.20`
- * can only be a `…-alpine3.20` (or an unversioned `…-alpine`) image.
+ * can only be a `…-alpine3.20` (or an unversioned `…-alpine`) image. `anyPrefix`
+ * lets `latest` reach releases that all carry a word prefix (MinIO's `RELEASE.`).
  */
-export function isInLine(r: ParsedTag, c: ParsedTag, strictBase: boolean): boolean {
+export function isInLine(r: ParsedTag, c: ParsedTag, strictBase: boolean, anyPrefix = false): boolean {
   if (!hasVersion(c)) return false;
   let sameFlavour: boolean;
   if (r.kind === "flavour") {
     sameFlavour = c.flavour === r.flavour || (c.flavour === "" && c.prefix.length > 1 && prefixFlavour(c.prefix) === r.flavour);
     if (c.flavour === r.flavour && !isPlainPrefix(c.prefix)) return false;
   } else if (r.kind === "moving") {
-    sameFlavour = c.flavour === r.flavour && isPlainPrefix(c.prefix);
+    sameFlavour = c.flavour === r.flavour && (anyPrefix || isPrefixOfName(r, c));
   } else {
     sameFlavour = c.kind === r.kind && c.flavour === r.flavour && c.prefix === r.prefix;
   }
@@ -75,7 +79,8 @@ export function isLongerVersionOf(r: ParsedTag, c: ParsedTag): boolean {
 function candidatesOf(r: ParsedTag, parsed: readonly ParsedTag[]): ParsedTag[] {
   if (r.kind === "version" || r.kind === "date") return parsed.filter((c) => isLongerVersionOf(r, c));
   if (r.kind === "moving" || r.kind === "flavour") {
-    return preferSemantic(parsed.filter((c) => !c.isPrerelease && isInLine(r, c, true)));
+    const line = parsed.filter((c) => !c.isPrerelease && isInLine(r, c, true));
+    return preferSemantic(line.length > 0 || r.kind === "flavour" ? line : parsed.filter((c) => !c.isPrerelease && isInLine(r, c, true, true)));
   }
   return [];
 }
@@ -89,7 +94,7 @@ export function movingTagCandidates(running: string, tags: readonly string[]): s
   return movingCandidatesParsed(parseTag(running), tags.map(parseTag)).map((p) => p.raw);
 }
 
-export function movingCandidatesParsed(r: ParsedTag, parsed: readonly ParsedTag[]): ParsedTag[] {
+function movingCandidatesParsed(r: ParsedTag, parsed: readonly ParsedTag[]): ParsedTag[] {
   const seen = new Set<string>([r.raw]);
   const unique = candidatesOf(r, parsed).filter((p) => !seen.has(p.raw) && (seen.add(p.raw), true));
   return keepLeaves(unique).sort((a, b) => compareParsed(b, a));
@@ -101,8 +106,8 @@ export function movingCandidatesParsed(r: ParsedTag, parsed: readonly ParsedTag[
  * newest x.y.z-alpine, `7` → newest plain release). Single-number versions
  * (`1809`) only count when the line has nothing longer.
  */
-export function newestInLine(r: ParsedTag, candidates: readonly ParsedTag[]): ParsedTag | null {
-  let pool = preferSemantic(candidates.filter((c) => isInLine(r, c, false)));
+export function newestInLine(r: ParsedTag, candidates: readonly ParsedTag[], anyPrefix = false): ParsedTag | null {
+  let pool = preferSemantic(candidates.filter((c) => isInLine(r, c, false, anyPrefix)));
   if (pool.some((c) => c.numbers.length > 1)) pool = pool.filter((c) => c.numbers.length > 1);
   return newestOf(pool);
 }

@@ -2,16 +2,17 @@
 // tokens instead of one big regular expression: it runs over every tag of a
 // repository on each check, must never throw, and stays linear in the tag length.
 import {
-  allDigits, allHex, byLength, isDigit, isDottedNumber, isHexId, isLower, isPrereleaseAt, isWordAt,
-  MAX_DIGITS, numberAt, pushNumbers, revisionAt, tokenEnd,
+  allDigits, allHex, byLength, isDigit, isHexId, isLower, isPrereleaseAt, isWordAt, MAX_DIGITS, numberAt,
+  pushNumbers, tokenEnd,
 } from "./scan";
+import { Suffix } from "./suffix";
 
 export type TagKind = "version" | "date" | "flavour" | "moving" | "hash" | "signature" | "unknown";
 
 export type ParsedTag = {
   raw: string;
   kind: TagKind;
-  /** Text before the version, lower-cased: "" | "v" | "python-" | "amd64-" … */
+  /** Text before the version (or before a moving name: `amd64-latest`), lower-cased: "" | "v" | "python-" | "amd64-" … */
   prefix: string;
   numbers: number[];
   prerelease: string | null;
@@ -43,151 +44,16 @@ const UNSTABLE_NAMES = byLength([
   "tip", "head",
 ]);
 
-/** Prerelease words standing as their own token (`-rc.2`, `-beta`, `-testing`). */
-const PRERELEASE_WORDS = byLength([
-  "alpha", "beta", "rc", "pre", "preview", "dev", "nightly", "canary", "snapshot", "testing",
-  "unstable", "insiders", "experimental", "next", "ea", "edge", "m",
-]);
-
 /** Prerelease words glued to the version (`3.8.0b1`, `1.24rc1`, `3.14.0a1`). */
 const GLUED_PRERELEASE = byLength(["a", "b", "c", "rc", "alpha", "beta", "pre", "preview", "dev", "m"]);
 
-/** Words that, followed by a number, count rebuilds of one version (`-security-01`). */
-const REVISION_WORDS = byLength(["security", "hotfix"]);
-
 const HASH_PREFIXES = byLength(["sha", "sha1", "sha256", "sha512", "git", "commit"]);
 
-const enum Prev {
-  Core,
-  Word,
-  Pre,
-  Other,
-}
-
-/** What the tokens after the version (or all tokens of a name) say. */
-class Suffix {
-  private flavStart = -1;
-  private flavEnd = -1;
-  private parts: string[] | null = null;
-  flavourVersion: number[] = [];
-  prerelease: string | null = null;
-  revision: number | null = null;
-  build: string | null = null;
-  hasHexId = false;
-  prev: Prev = Prev.Core;
-
-  constructor(private readonly s: string) {}
-
-  flavour(): string {
-    if (this.parts !== null) return this.parts.join("-");
-    return this.flavStart < 0 ? "" : this.s.slice(this.flavStart, this.flavEnd);
-  }
-
-  hasFlavour(): boolean {
-    return this.flavStart >= 0 || this.parts !== null;
-  }
-
-  addBuild(text: string): void {
-    this.build = this.build === null ? text : `${this.build}.${text}`;
-    this.prev = Prev.Other;
-  }
-
-  addPrerelease(text: string): void {
-    this.prerelease = this.prerelease === null ? text : `${this.prerelease}.${text}`;
-    this.prev = Prev.Pre;
-  }
-
-  /** Flavour words that follow each other in the tag stay one slice: `alpine-perl`. */
-  private addFlavourRange(a: number, b: number): void {
-    if (this.parts === null) {
-      if (this.flavStart < 0) {
-        this.flavStart = a;
-        this.flavEnd = b;
-        return;
-      }
-      if (this.flavEnd === a - 1) {
-        this.flavEnd = b;
-        return;
-      }
-      this.parts = [this.s.slice(this.flavStart, this.flavEnd)];
-    }
-    this.parts.push(this.s.slice(a, b));
-  }
-
-  /** A flavour word; a dotted version glued to its end (`alpine3.20`) is kept apart. */
-  addWord(a: number, b: number): void {
-    const s = this.s;
-    let j = b;
-    while (j > a) {
-      const c = s.charCodeAt(j - 1);
-      if (isDigit(c) || c === 46) j--;
-      else break;
-    }
-    if (j > a && j < b && isDottedNumber(s, j, b)) {
-      this.addFlavourRange(a, j);
-      pushNumbers(s, j, b, this.flavourVersion);
-    } else {
-      this.addFlavourRange(a, b);
-    }
-    this.prev = Prev.Word;
-  }
-
-  /** Adds token [a, b); [c, d) is the next one (c < 0: none). Returns true when it used the next token too. */
-  add(a: number, b: number, c: number, d: number): boolean {
-    const s = this.s;
-    if (isDigit(s.charCodeAt(a))) {
-      if (allDigits(s, a, b)) {
-        if (this.prev === Prev.Word) this.addFlavourRange(a, b); // debian-12, nanoserver-1809
-        else if (this.prev === Prev.Pre) this.addPrerelease(s.slice(a, b));
-        else if (this.prev === Prev.Core && this.revision === null && b - a <= MAX_DIGITS) {
-          this.revision = numberAt(s, a, b); // 26.0.5-0, 1.2.3-1
-          this.prev = Prev.Other;
-        } else this.addBuild(s.slice(a, b));
-        return false;
-      }
-      if (isDottedNumber(s, a, b)) {
-        if (this.prev === Prev.Word) pushNumbers(s, a, b, this.flavourVersion); // alpine-3.20
-        else this.addBuild(s.slice(a, b));
-        return false;
-      }
-    }
-    if (isHexId(s, a, b)) {
-      this.hasHexId = true;
-      this.addBuild(s.slice(a, b));
-      return false;
-    }
-    const rev = revisionAt(s, a, b);
-    if (rev >= 0) {
-      // linuxserver's `-r1-ls282`: the later counter is the one that always grows
-      if (this.revision !== null) this.addBuild(String(this.revision));
-      this.revision = rev;
-      this.prev = Prev.Other;
-      return false;
-    }
-    if (c >= 0 && allDigits(s, c, d) && d - c <= MAX_DIGITS && isWordAt(s, a, b, REVISION_WORDS)) {
-      this.revision = numberAt(s, c, d);
-      this.prev = Prev.Other;
-      return true;
-    }
-    if (isPrereleaseAt(s, a, b, PRERELEASE_WORDS)) {
-      this.addPrerelease(s.slice(a, b));
-      return false;
-    }
-    this.addWord(a, b);
-    return false;
-  }
-
-  /** Feeds the '-' tokens of [from, end). */
-  addAll(from: number, end: number): void {
-    let a = from;
-    while (a < end) {
-      const b = tokenEnd(this.s, a, end);
-      const c = b < end ? b + 1 : -1;
-      const d = c < 0 ? -1 : tokenEnd(this.s, c, end);
-      a = this.add(a, b, c, d) ? d + 1 : b + 1;
-    }
-  }
-}
+/** Architecture prefixes of per-platform tags (linuxserver's `amd64-latest`, `arm64v8-1.2.3-ls4`). */
+const ARCH_PREFIXES = byLength([
+  "amd64", "arm64", "arm64v8", "arm32v7", "arm32v6", "arm32v5", "armhf", "armv7", "aarch64", "x86_64",
+  "i386", "ppc64le", "s390x", "riscv64", "mips64le",
+]);
 
 function unknown(raw: string): ParsedTag {
   return {
@@ -249,30 +115,33 @@ function parseReleaseStamp(raw: string, s: string): ParsedTag | null {
   // `.fips`: the rest is read like any suffix, with '.' as a separator too
   const rest = s.slice(dot + 21).replaceAll(".", "-");
   if (rest.length > 0 && (rest.charCodeAt(0) !== 45 || rest.length === 1 || rest.includes("--") || rest.endsWith("-"))) return null;
-  const suffix = new Suffix(rest);
-  suffix.prev = Prev.Other;
+  const suffix = new Suffix(rest, false);
   suffix.addAll(1, rest.length);
   return finish(raw, "date", s.slice(0, dot + 1), numbers, null, suffix, null);
 }
 
 /** A tag without a version: a moving name (`latest`, `stable-alpine`), a flavour (`alpine`), or a commit id. */
 function parseName(raw: string, s: string, end: number, build: string | null): ParsedTag {
-  const firstEnd = tokenEnd(s, 0, end);
+  let firstEnd = tokenEnd(s, 0, end);
   if (firstEnd < end && tokenEnd(s, firstEnd + 1, end) === end && isWordAt(s, 0, firstEnd, HASH_PREFIXES)
     && end - firstEnd - 1 >= 7 && allHex(s, firstEnd + 1, end)) {
     return bare(raw, "hash");
   }
-  const isMoving = isWordAt(s, 0, firstEnd, MOVING_NAMES);
-  const suffix = new Suffix(s);
-  suffix.prev = Prev.Other;
-  suffix.addAll(isMoving ? Math.min(firstEnd + 1, end) : 0, end);
+  let start = 0;
+  if (firstEnd < end && isWordAt(s, 0, firstEnd, ARCH_PREFIXES)) {
+    start = firstEnd + 1;
+    firstEnd = tokenEnd(s, start, end);
+  }
+  const isMoving = isWordAt(s, start, firstEnd, MOVING_NAMES);
+  const suffix = new Suffix(s, false);
+  suffix.addAll(isMoving ? Math.min(firstEnd + 1, end) : start, end);
   if (suffix.hasHexId) return bare(raw, "hash");
-  if (isMoving && isWordAt(s, 0, firstEnd, UNSTABLE_NAMES)) {
-    const name = s.slice(0, firstEnd);
+  if (isMoving && isWordAt(s, start, firstEnd, UNSTABLE_NAMES)) {
+    const name = s.slice(start, firstEnd);
     suffix.prerelease = suffix.prerelease === null ? name : `${name}.${suffix.prerelease}`;
   }
   const kind = isMoving || !suffix.hasFlavour() ? "moving" : "flavour";
-  return finish(raw, kind, "", [], null, suffix, build);
+  return finish(raw, kind, s.slice(0, start), [], null, suffix, build);
 }
 
 /** Parses a tag. Never throws: anything it cannot read is `kind: "unknown"`. */
@@ -342,7 +211,7 @@ export function parseTag(tag: string): ParsedTag {
     else break;
   }
 
-  const suffix = new Suffix(s);
+  const suffix = new Suffix(s, true);
   let gluedPre: string | null = null;
   if (p < coreEnd) {
     const c = s.charCodeAt(p);

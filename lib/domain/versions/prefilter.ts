@@ -42,7 +42,7 @@ export function makeLinePrefilter(running: ParsedTag, sameCount: boolean): (raw:
       return (c0 === 118 || c0 === 86) && isDigit(raw.charCodeAt(1)) ? 1 : UNKNOWN_START;
     };
   }
-  const prefixes = running.kind === "moving" ? ["", "v"] : [running.prefix];
+  const prefixes = running.kind === "moving" ? [running.prefix, `${running.prefix}v`] : [running.prefix];
   const count = sameCount && running.kind === "version" ? running.numbers.length : -1;
   const floor = running.numbers;
   return (raw) => {

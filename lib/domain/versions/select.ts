@@ -109,11 +109,17 @@ export function selectNewest(input: NewestInput): NewestResult {
   if (running.kind === "moving" || running.kind === "flavour" || isBareMajor(running)) {
     if (filter === null) {
       const line = newestForMovingTag(running, input.tags, admit);
+      if (line.moves && line.newest === null && running.kind === "moving") {
+        // no plain release at all: `latest` may still name releases with a word prefix
+        return result(input.running, newestInLine(running, collect(input.tags, null, admit), true));
+      }
       if (line.moves) return result(input.running, line.newest);
     } else {
       const all = collect(input.tags, null, hasVersion);
       if (running.kind !== "version" || all.some((c) => isLongerVersionOf(running, c))) {
-        return result(input.running, newestOf(preferSemantic(all.filter(admit))));
+        // the filter decides what counts; the tag's own flavour line still wins where it has matches
+        const pool = all.filter(admit);
+        return result(input.running, newestInLine(running, pool) ?? newestOf(preferSemantic(pool)));
       }
     }
   }

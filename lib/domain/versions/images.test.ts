@@ -1,0 +1,34 @@
+// Invariants over every tag of every image list: each real tag is understood,
+// and selection from it never leaves its line.
+import { describe, expect, it } from "vitest";
+import { compareTags, likeGroupKey } from "./compare";
+import { isMovingTag, parseTag } from "./parse";
+import { selectNewest } from "./select";
+import { IMAGES } from "./testdata/images";
+
+const ROWS = Object.entries(IMAGES).flatMap(([image, { tags }]) => tags.map((tag) => [image, tag, tags] as const));
+
+describe("every tag of every image list", () => {
+  it.each(ROWS)("%s: %s", (_image, tag, tags) => {
+    const parsed = parseTag(tag);
+    expect(parsed.kind).not.toBe("unknown");
+
+    const result = selectNewest({ running: tag, tags });
+    expect(result.alert).toBe(result.target !== null);
+    if (result.newest !== null) {
+      expect(tags).toContain(result.newest);
+      expect(["version", "date"]).toContain(parseTag(result.newest).kind);
+    }
+    if (parsed.kind === "hash" || parsed.kind === "signature") {
+      expect(result.newest).toBeNull();
+    } else if (isMovingTag(tag) && result.jump === null) {
+      expect(result).toMatchObject({ target: null, releases: [] });
+    } else if (result.newest !== null) {
+      // a version is only ever compared with newer releases of its own line
+      expect(likeGroupKey(result.newest)).toBe(likeGroupKey(tag));
+      expect(compareTags(result.newest, tag)).toBeGreaterThan(0);
+      expect(result.releases.at(-1)).toBe(result.newest);
+      expect(parseTag(result.newest).isPrerelease).toBe(false);
+    }
+  });
+});
