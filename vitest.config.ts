@@ -16,6 +16,8 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "cli/**/*.test.ts", "tests/unit/**/*.test.ts"],
           environment: "node",
+          // Some unit tests start real child processes (the CLI, git, a registry) on a 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {
