@@ -12,6 +12,7 @@ import { AppError } from "@/lib/domain/errors";
 import { resolutionCandidates } from "@/lib/domain/running-version";
 import { compareTags, parseTag } from "@/lib/domain/versions";
 import type { UpstreamClients } from "@/lib/server/upstream-clients";
+import { syncReleasesFor } from "./sync-releases";
 
 export type CheckDeps = { db: Db; config: Config; clients: UpstreamClients; now: () => Date };
 
@@ -76,6 +77,9 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
 
   const resolved = await resolveRunningDigests(deps, repo, tags);
   if (!repo.labelCheckedAt || now.getTime() - repo.labelCheckedAt.getTime() > WEEK) await refreshSourceLabel(deps, repo, tags);
+
+  const label = (await db.upstreamRepository.findUnique({ where: { id: repo.id }, select: { sourceLabel: true } }))?.sourceLabel ?? null;
+  await syncReleasesFor(deps, repo.key, label, { force: changed });
 
   await db.upstreamRepository.update({
     where: { id: repo.id },

@@ -3,10 +3,11 @@
 // check them with bounded concurrency, and report what happened.
 import type { Db } from "@/lib/db/client";
 import { checkRepository, type CheckDeps, type CheckOutcome } from "./check-repository";
+import { syncEol } from "./sync-eol";
 
 const LEASE_MS = 5 * 60_000;
 
-export type TickResult = { leased: number; outcomes: CheckOutcome[] };
+export type TickResult = { leased: number; outcomes: CheckOutcome[]; eolRequests: number };
 
 /** Take up to `limit` due, server-checked repositories for this worker. */
 export async function leaseDueRepositories(db: Db, now: Date, limit: number): Promise<string[]> {
@@ -38,5 +39,6 @@ export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; conc
     }
   });
   await Promise.all(workers);
-  return { leased: ids.length, outcomes };
+  const eol = await syncEol(deps).catch(() => ({ requests: 0 }));
+  return { leased: ids.length, outcomes, eolRequests: eol.requests };
 }

@@ -1,0 +1,80 @@
+// Release dates and notes from the forges, for the repositories services run:
+// the forge repository comes from the service's policy, else the catalog, else
+// the image's source label (official images skipped). Requests are
+// conditional (ETag) and only go to GitHub's API, gitlab.com and the one
+// configured GitLab; anything else was refused when the policy was saved and
+// is refused again by the forge clients before any request.
+import type { Prisma } from "@/lib/db/client";
+import { loadServiceFacts } from "@/lib/db/queries/services";
+import { forgeFromSourceLabel } from "@/lib/domain/forge-hosts";
+import type { Policy } from "@/lib/domain/policy";
+import { catalogFor } from "../catalog-lookup";
+import type { CheckDeps } from "./check-repository";
+
+const REFRESH_MS = 3_600_000;
+
+export type ForgeRef = { kind: "github" | "gitlab"; repository: string };
+
+/** Where a service's release notes live, first match wins. */
+export function releaseSourceOf(repositoryKey: string, policy: Policy | null, sourceLabel: string | null, gitlabUrl?: string): ForgeRef | null {
+  if (policy?.github) return { kind: "github", repository: policy.github };
+  if (policy?.gitlab) return { kind: "gitlab", repository: policy.gitlab };
+  const catalog = catalogFor(repositoryKey);
+  if (catalog?.github) return { kind: "github", repository: catalog.github };
+  if (catalog?.gitlab) return { kind: "gitlab", repository: catalog.gitlab };
+  if (sourceLabel && !repositoryKey.startsWith("docker.io/library/")) return forgeFromSourceLabel(sourceLabel, { gitlabUrl });
+  return null;
+}
+
+/** Forge repositories of every service (any workspace) that tracks this upstream repository. */
+async function forgeRefsFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null): Promise<ForgeRef[]> {
+  const rows = await deps.db.$queryRaw<{ workspace_id: string; name: string }[]>`
+    SELECT DISTINCT s.workspace_id::text, s.name FROM services s
+    WHERE s.repository = ${repositoryKey}
+       OR (s.repository IS NULL AND EXISTS (SELECT 1 FROM runs r WHERE r.service_id = s.id AND r.repository = ${repositoryKey} AND r."to" IS NULL AND r.is_main))`;
+  const byWorkspace = new Map<string, string[]>();
+  for (const r of rows) byWorkspace.set(r.workspace_id, [...(byWorkspace.get(r.workspace_id) ?? []), r.name]);
+  const refs = new Map<string, ForgeRef>();
+  for (const [workspaceId, names] of byWorkspace) {
+    for (const facts of await loadServiceFacts(deps.db, workspaceId, names)) {
+      const ref = releaseSourceOf(repositoryKey, (facts.policy ?? null) as Policy | null, sourceLabel, deps.config.gitlabUrl);
+      if (ref) refs.set(`${ref.kind}:${ref.repository}`, ref);
+    }
+  }
+  return [...refs.values()];
+}
+
+export async function syncReleasesFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null, opts: { force?: boolean } = {}): Promise<number> {
+  const now = deps.now();
+  let fetched = 0;
+  for (const ref of await forgeRefsFor(deps, repositoryKey, sourceLabel)) {
+    const row = await deps.db.forgeRepository.upsert({
+      where: { kind_name: { kind: ref.kind, name: ref.repository } },
+      create: { kind: ref.kind, name: ref.repository },
+      update: {},
+    });
+    if (!opts.force && row.fetchedAt && now.getTime() - row.fetchedAt.getTime() < REFRESH_MS) continue;
+    try {
+      const result = await deps.clients.forges.listReleases({ kind: ref.kind, repository: ref.repository, etag: row.etag });
+      fetched++;
+      if (result.notModified) {
+        await deps.db.forgeRepository.update({ where: { id: row.id }, data: { fetchedAt: now, lastError: null } });
+        continue;
+      }
+      await deps.db.$transaction(async (tx: Prisma.TransactionClient) => {
+        await tx.release.deleteMany({ where: { forgeRepositoryId: row.id } });
+        await tx.release.createMany({
+          data: result.releases.map((r) => ({
+            forgeRepositoryId: row.id, tag: r.tag, name: r.name, url: r.url, prerelease: r.prerelease,
+            publishedAt: r.publishedAt ? new Date(r.publishedAt) : null,
+          })),
+          skipDuplicates: true,
+        });
+        await tx.forgeRepository.update({ where: { id: row.id }, data: { etag: result.etag, fetchedAt: now, lastError: null } });
+      });
+    } catch (err) {
+      await deps.db.forgeRepository.update({ where: { id: row.id }, data: { lastError: (err as Error).message.slice(0, 1000), fetchedAt: now } });
+    }
+  }
+  return fetched;
+}
