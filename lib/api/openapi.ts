@@ -16,10 +16,11 @@ const ERRORS: Record<number, string> = {
   422: "Invalid input; `errors` points at each invalid field",
   429: "Too many requests; see Retry-After",
   500: "Unexpected error (logged; no details are sent)",
+  503: "The database is busy or restarting; retry after Retry-After seconds",
 };
 
 function errorStatuses(op: Operation): number[] {
-  const statuses = [400, 500, 429];
+  const statuses = [400, 429, 500, 503];
   if (op.auth !== "public") statuses.push(401, 403);
   if (op.params || op.method !== "GET") statuses.push(404);
   if (op.body) statuses.push(409, 413, 415, 422);

@@ -17,7 +17,7 @@ const globalForDb = globalThis as unknown as { __driftwatchDb?: { url: string; d
 export function getDb(databaseUrl: string): Db {
   const cached = globalForDb.__driftwatchDb;
   if (cached && cached.url === databaseUrl) return cached.db;
-  const db = createDb(databaseUrl);
+  const db = createDb(databaseUrl, { max: 20 });
   globalForDb.__driftwatchDb = { url: databaseUrl, db };
   return db;
 }

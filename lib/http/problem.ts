@@ -73,6 +73,11 @@ export function errorToResponse(err: unknown): Response {
   // Prisma unique violation and record-not-found reach here when a service did not translate them.
   if (e?.code === "P2002") return problemResponse("conflict", "An object with that name already exists.");
   if (e?.code === "P2025") return problemResponse("not_found", "The object was not found.");
+  // No database connection within the wait: overload or a database restart. Clients retry.
+  if (e?.code === "P2028" || e?.code === "P1001" || e?.code === "P1017" || /ECONNREFUSED|Connection terminated|too many clients/i.test(String(e?.message))) {
+    log.warn("database busy or unreachable", { error: String(e?.message).slice(0, 200) });
+    return problemResponse("unavailable", "The database is busy or unreachable; retry shortly.", { headers: { "retry-after": "2" } });
+  }
   log.error("unhandled error in request", { error: String(e?.message ?? err), stack: (err as Error)?.stack?.split("\n").slice(0, 6).join(" | ") });
   return problemResponse("internal", "Something went wrong on our side. The error was logged.");
 }

@@ -6,17 +6,18 @@ import type { Db } from "@/lib/db/client";
 import { parseImageRef } from "@/lib/domain/image-ref";
 
 export async function ensureUpstreamRepositories(db: Db, workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date): Promise<void> {
-  for (const key of new Set(keys)) {
+  const rows = [];
+  const seen = new Set<string>();
+  for (const key of keys) {
     const ref = parseImageRef(key);
-    if (!ref) continue;
+    if (!ref || seen.has(ref.key)) continue;
+    seen.add(ref.key);
     const byServer = isServerQueried(ref.host, serverRegistries);
-    // Shared rows (owner NULL) are the server's; an agent-checked repository belongs to its workspace.
+    // Shared rows (owner NULL, scope "") are the server's; an agent-checked repository belongs to its workspace.
     const owner = byServer ? null : workspaceId;
-    await db.upstreamRepository.createMany({
-      data: [{ key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: owner, scope: owner ?? "", checkedBy: byServer ? "server" : "agent", dueAt: now }],
-      skipDuplicates: true,
-    });
+    rows.push({ key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: owner, scope: owner ?? "", checkedBy: byServer ? ("server" as const) : ("agent" as const), dueAt: now });
   }
+  if (rows.length) await db.upstreamRepository.createMany({ data: rows, skipDuplicates: true });
 }
 
 /** Repositories in use by a workspace: services' overrides and what their main containers run. */

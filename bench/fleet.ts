@@ -1,0 +1,131 @@
+// The benchmark's world: a real PostgreSQL (embedded unless DATABASE_URL is
+// set), a real registry on loopback, and a real `driftwatch start`, seeded only
+// through public paths (agent reports, checks).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig, type Config } from "@/lib/config";
+import { createDb, type Db } from "@/lib/db/client";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { createAgentKey } from "@/lib/services/create-agent-key";
+import { createApiToken } from "@/lib/services/create-api-token";
+import type { Ctx } from "@/lib/services/context";
+import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { startRegistry, type TestRegistry } from "@/tests/support/registry";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+export type Fleet = {
+  databaseUrl: string;
+  baseUrl: string;
+  db: Db;
+  config: Config;
+  registry: TestRegistry;
+  server: ChildProcess;
+  /** A fresh workspace with an agent key and member token. */
+  workspace: (name: string) => Promise<{ id: string; agentKey: string; token: string; ctx: Ctx }>;
+  serverRss: () => number | null;
+  stop: () => Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startFleet(log: (line: string) => void): Promise<Fleet> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "driftwatch-bench-"));
+  let embedded: EmbeddedPostgres | null = null;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(path.join(dir, "db"), { settings: { shared_buffers: "512MB", max_wal_size: "4GB", synchronous_commit: "off" } });
+    databaseUrl = embedded.url;
+  }
+  await migrateDatabase(databaseUrl);
+  const registry = await startRegistry();
+  log(`registry on ${registry.host}, database ${embedded ? "embedded" : "external"}`);
+
+  const build = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-if-stale.mjs")], { cwd: ROOT, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("next build failed");
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DRIFTWATCH_DATA_DIR: path.join(dir, "server"),
+    DRIFTWATCH_BASE_URL: baseUrl,
+    DRIFTWATCH_EOL: "false",
+    DRIFTWATCH_SERVER_REGISTRIES: registry.host,
+    DRIFTWATCH_INSECURE_REGISTRIES: registry.host,
+    DRIFTWATCH_LOG_LEVEL: "warn",
+  };
+  // The scheduler runs in the benchmark's own process, so checks are timed and counted there.
+  const server = spawn(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "start", "--port", String(port), "--no-scheduler"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+  for (let i = 0; ; i++) {
+    if (server.exitCode !== null) throw new Error("driftwatch start exited");
+    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) break;
+    if (i > 600) throw new Error("driftwatch start did not become healthy");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const config = loadConfig({ ...env, DATABASE_URL: databaseUrl });
+  const db = createDb(databaseUrl, { max: 16 });
+
+  return {
+    databaseUrl,
+    baseUrl,
+    db,
+    config,
+    registry,
+    server,
+    serverRss: () => {
+      try {
+        const status = spawnSync("cat", [`/proc/${server.pid}/status`], { encoding: "utf8" }).stdout;
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+        return Number.isFinite(kb) ? kb / 1024 : null;
+      } catch {
+        return null;
+      }
+    },
+    workspace: async (name) => {
+      const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@bench.test`, password: "bench-password" });
+      const ctx: Ctx = { db, config, now: () => new Date(), actor: { kind: "system", workspaceId } };
+      const agentKey = (await createAgentKey({ ctx, input: { name: `agent-${Date.now()}` } })).value;
+      const token = (await createApiToken({ ctx, input: { name: "bench", role: "member" } })).value;
+      return { id: workspaceId, agentKey, token, ctx };
+    },
+    stop: async () => {
+      server.kill("SIGTERM");
+      await new Promise((r) => server.once("exit", r));
+      await db.$disconnect();
+      await registry.stop();
+      await embedded?.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POST one report; throws on anything but 202. */
+export async function postReport(baseUrl: string, key: string, body: unknown): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/v1/agent/report`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (res.status !== 202) throw new Error(`report answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  await res.arrayBuffer();
+}
+
+/** Run `fn` over `items` with at most `concurrency` in flight. */
+export async function pool<T>(items: T[], concurrency: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) await fn(items[i]!, i);
+    }),
+  );
+}
