@@ -1,9 +1,8 @@
 // The benchmark's world: a real PostgreSQL (embedded unless DATABASE_URL is
 // set), a real registry on loopback, and a real `driftwatch start`, seeded only
 // through public paths (agent reports, checks).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig, type Config } from "@/lib/config";
@@ -15,6 +14,7 @@ import { createApiToken } from "@/lib/services/create-api-token";
 import type { Ctx } from "@/lib/services/context";
 import { setupWorkspace } from "@/lib/services/setup-workspace";
 import { startRegistry, type TestRegistry } from "@/tests/support/registry";
+import { startDriftwatch } from "@/tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -31,17 +31,6 @@ export type Fleet = {
   stop: () => Promise<void>;
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startFleet(log: (line: string) => void): Promise<Fleet> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "driftwatch-bench-"));
   let embedded: EmbeddedPostgres | null = null;
@@ -56,26 +45,17 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
 
   const build = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-if-stale.mjs")], { cwd: ROOT, stdio: "inherit" });
   if (build.status !== 0) throw new Error("next build failed");
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     DRIFTWATCH_DATA_DIR: path.join(dir, "server"),
-    DRIFTWATCH_BASE_URL: baseUrl,
     DRIFTWATCH_EOL: "false",
     DRIFTWATCH_SERVER_REGISTRIES: registry.host,
     DRIFTWATCH_INSECURE_REGISTRIES: registry.host,
     DRIFTWATCH_LOG_LEVEL: "warn",
   };
   // The scheduler runs in the benchmark's own process, so checks are timed and counted there.
-  const server = spawn(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "start", "--port", String(port), "--no-scheduler"], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
-  for (let i = 0; ; i++) {
-    if (server.exitCode !== null) throw new Error("driftwatch start exited");
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) break;
-    if (i > 600) throw new Error("driftwatch start did not become healthy");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const { child: server, baseUrl } = await startDriftwatch({ env, args: ["--no-scheduler"], echoStderr: true });
   const config = loadConfig({ ...env, DATABASE_URL: databaseUrl });
   const db = createDb(databaseUrl, { max: 16 });
 

@@ -12,7 +12,7 @@ import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { syncEol } from "@/lib/services/upstream/sync-eol";
 import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
-import { fixture, startReplayServer, type ReplayServer } from "../support/replay-server";
+import { fixture, startReplayServer, type ReplayServer, type ReplyInit } from "../support/replay-server";
 
 type Exchange = { status: number; headers: Record<string, string>; body: unknown };
 let ws: TestWorkspace;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   github.setRoutes([
     {
       path: "/repos/nginx/nginx/releases",
-      reply: (req) =>
+      reply: (req): ReplyInit =>
         req.headers["if-none-match"] === page1.headers.etag
           ? { status: 304, headers: { etag: page1.headers.etag! } }
           : { status: 200, headers: { ...page1.headers, link: page1.headers.link!.replaceAll("{base}", github.url) }, body: page1.body },

@@ -1,24 +1,15 @@
 // `driftwatch start` on the embedded database: data survives SIGKILL, the
 // restart is not blocked by a stale lock, and SIGTERM stops PostgreSQL too.
-import { spawn, spawnSync, execFileSync, type ChildProcess } from "node:child_process";
+import { spawnSync, execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort, startDriftwatch } from "../support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const children: ChildProcess[] = [];
 let dataDir = "";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function env(port: number) {
   const e: NodeJS.ProcessEnv = { ...process.env, DRIFTWATCH_DATA_DIR: dataDir, PORT: String(port), DRIFTWATCH_EOL: "false", DRIFTWATCH_LOG_LEVEL: "warn" };
@@ -27,18 +18,9 @@ function env(port: number) {
 }
 
 async function start(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "start"], { cwd: ROOT, env: env(port), stdio: ["ignore", "pipe", "pipe"] });
+  const { child } = await startDriftwatch({ env: env(port), port });
   children.push(child);
-  let out = "";
-  child.stdout!.on("data", (c: Buffer) => (out += c));
-  child.stderr!.on("data", (c: Buffer) => (out += c));
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`start exited: ${out}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`not healthy: ${out}`);
+  return child;
 }
 
 function cli(port: number, args: string[]) {

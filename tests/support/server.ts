@@ -1,0 +1,46 @@
+// Start a real `driftwatch start` for tests and benchmarks, and wait until it answers.
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export type RunningServer = { child: ChildProcess; baseUrl: string; port: number; output: () => string };
+
+export async function startDriftwatch(opts: { env: NodeJS.ProcessEnv; args?: string[]; port?: number; echoStderr?: boolean; timeoutMs?: number }): Promise<RunningServer> {
+  const port = opts.port ?? (await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = "";
+  const child = spawn(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "start", "--port", String(port), ...(opts.args ?? [])], {
+    cwd: ROOT,
+    env: { DRIFTWATCH_BASE_URL: baseUrl, ...opts.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => {
+    output += c.toString();
+    if (opts.echoStderr) process.stderr.write(c);
+  });
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`driftwatch start exited (${child.exitCode}):\n${output}`);
+    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`driftwatch start did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { child, baseUrl, port, output: () => output };
+}
