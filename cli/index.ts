@@ -2,7 +2,6 @@
 import { Command, CommanderError } from "commander";
 import { registerAdminCommands } from "./commands/admin";
 import { registerAgentCommand } from "./commands/agent";
-import { registerBadgesCommand } from "./commands/badges";
 import { registerRemoteCommands } from "./commands/remote";
 import { registerWorkerCommand } from "./commands/worker";
 import { registerStartCommand } from "./commands/start";
@@ -19,7 +18,6 @@ registerStartCommand(program);
 registerTagsCommand(program);
 registerAdminCommands(program);
 registerAgentCommand(program);
-registerBadgesCommand(program);
 registerWorkerCommand(program);
 registerRemoteCommands(program);
 
