@@ -20,7 +20,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   // A wrong password is an answer, not an error: keep stack traces out of the log.
   logger: {
     error(error) {
-      if (error.name === "CredentialsSignin" || error.name === "TooManyAttempts") return;
+      // Names are minified in the production build; Auth.js errors carry a stable `type`.
+      const type = (error as Error & { type?: string }).type;
+      if (type === "CredentialsSignin" || error instanceof TooManyAttempts) return;
       log.error(`auth: ${error.name}: ${error.message}`);
     },
     warn(code) {

@@ -2,7 +2,7 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
-export default [
+const config = [
   { ignores: [".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", ".driftwatch/**", "bench/results/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "e2e/artifacts/**"] },
   ...nextVitals,
   ...nextTs,
@@ -27,3 +27,5 @@ export default [
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
 ];
+
+export default config;
