@@ -1,36 +1,87 @@
+// The matrix: every service × every environment in pipeline order, with drift
+// and end of life. Filters, sort and page live in the URL; the table is drawn
+// on the server and needs no script.
+import Link from "next/link";
+import { redirect } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
+import { MatrixFilters } from "@/components/matrix/matrix-filters";
+import { buildMatrixTable, isServerPaged } from "@/components/matrix/matrix-model";
+import { MatrixTable } from "@/components/matrix/matrix-table";
+import { Pagination } from "@/components/matrix/pagination";
+import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@/components/matrix/search-params";
+import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
 import { requirePageSession } from "@/lib/server/session";
-import { listEnvironments } from "@/lib/services/environments";
-import { listServices } from "@/lib/services/services";
+import { getMatrix } from "@/lib/services/get-matrix";
+import { countEnvironments, listTeams } from "@/lib/services/matrix-options";
 
 export const dynamic = "force-dynamic";
+export const metadata = { title: "Matrix" };
 
-export default async function MatrixPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function MatrixPage({ searchParams }: { searchParams: SearchParams }) {
   const { ctx, workspaceName } = await requirePageSession();
-  const [envs, services] = await Promise.all([listEnvironments({ ctx }), listServices({ ctx })]);
+  const params = parseMatrixParams(await searchParams);
+  const serverPaged = isServerPaged(params.sort);
+  const pageSize = pageSizeFor(await countEnvironments({ ctx }));
+  const query = {
+    ...(params.team ? { team: params.team } : {}),
+    ...(params.env ? { environment: params.env } : {}),
+    ...(params.kind ? { kind: params.kind } : {}),
+    ...(params.q ? { q: params.q } : {}),
+    ...(serverPaged ? { limit: pageSize, offset: (params.page - 1) * pageSize } : {}),
+  };
+  const [matrix, teams] = await Promise.all([getMatrix({ ctx, query }), listTeams({ ctx })]);
+  const pages = Math.max(1, Math.ceil(matrix.total / pageSize));
+  if (params.page > pages) redirect(matrixHref(params, { page: pages }));
+
+  const table = buildMatrixTable({ rows: matrix.services, environments: matrix.environments, sort: params.sort, pageIndex: params.page - 1, pageSize, total: matrix.total, now: ctx.now() });
+  const filters = [
+    params.q && `name contains “${params.q}”`,
+    params.team && `team ${params.team}`,
+    params.env && `running in ${params.env}`,
+    params.kind && `${DRIFT_LABEL[params.kind].toLowerCase()} drift`,
+  ].filter(Boolean);
+  const caption = `Versions per service and environment${filters.length ? `, ${filters.join(", ")}` : ""}; sorted by ${SORTS[params.sort].toLowerCase()}; page ${params.page} of ${pages}.`;
+  const isEmptyWorkspace = matrix.total === 0 && !hasFilters(params);
+
   return (
     <AppShell current="matrix" workspace={workspaceName} email={ctx.actor.email}>
       <div className="page-head">
         <div>
           <h1>Matrix</h1>
-          <p className="muted">{services.items.length} services across {envs.items.length} environments.</p>
+          <p className="muted">
+            {isEmptyWorkspace
+              ? "Which version of each service runs where."
+              : `${matrix.total.toLocaleString("en")} ${matrix.total === 1 ? "service" : "services"}${filters.length ? " match" : ""} across ${matrix.environments.length} ${matrix.environments.length === 1 ? "environment" : "environments"}, in pipeline order.`}
+          </p>
         </div>
       </div>
-      {services.items.length === 0 ? (
-        <div className="card">
+      {isEmptyWorkspace ? (
+        <div className="card empty">
           <h2>No services yet</h2>
-          <p>Run an agent next to your orchestrator to report what runs. Create an agent key with <code>driftwatch agent create --workspace {workspaceName} --name edge-1</code>, then start <code>driftwatch agent --url … --key …</code>.</p>
+          <p>Driftwatch fills this matrix from what your agents report. Create an agent key, then run an agent next to your orchestrator:</p>
+          <pre className="code">{`driftwatch agent create --workspace ${workspaceName} --name edge-1\ndriftwatch agent --url ${ctx.config.baseUrl} --key <key> --environment production`}</pre>
+          <p className="muted">Or declare what should run with a <Link href="/settings/compose">Compose-in-Git target</Link>.</p>
         </div>
       ) : (
-        <table className="data">
-          <caption className="skip-link">Services</caption>
-          <thead><tr><th scope="col">Service</th><th scope="col">Team</th><th scope="col">Repository</th></tr></thead>
-          <tbody>
-            {services.items.map((s) => (
-              <tr key={s.name}><td>{s.name}</td><td>{s.team ?? "—"}</td><td className="mono">{s.repository ?? "—"}</td></tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <MatrixFilters params={params} teams={teams} environments={matrix.environments.map((e) => e.name)} />
+          <div className="matrix-bar">
+            <DriftLegend />
+          </div>
+          {matrix.total === 0 ? (
+            <div className="card empty">
+              <h2>No services match</h2>
+              <p>Nothing matches {filters.join(", ")}. <a href={matrixHref({ ...params, q: "", team: "", env: "", kind: "", page: 1 })}>Clear the filters</a>.</p>
+            </div>
+          ) : (
+            <>
+              <MatrixTable table={table} environments={matrix.environments} caption={caption} />
+              <Pagination params={params} total={matrix.total} pageSize={pageSize} />
+            </>
+          )}
+        </>
       )}
     </AppShell>
   );

@@ -6,9 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import { benchChecks } from "./checks";
 import { benchDrift } from "./drift";
+import { benchDriftDb } from "./drift-db";
 import type { Figure } from "./figures";
 import { startFleet, type Fleet } from "./fleet";
+import { benchInsights, seedInsightsHistory } from "./insights";
 import { benchIntake } from "./intake";
+import { benchMatrix } from "./matrix";
 import { benchRender } from "./render";
 import { benchVersions } from "./versions";
 
@@ -19,6 +22,18 @@ const SECTIONS: Section[] = [
   { name: "drift", needsFleet: false, run: () => benchDrift() },
   { name: "render", needsFleet: false, run: () => benchRender() },
   { name: "intake", needsFleet: true, run: (f) => benchIntake(f!, { targets: Number(process.env.BENCH_INTAKE_TARGETS ?? 400) }) },
+  { name: "drift-db", needsFleet: false, run: () => benchDriftDb() },
+  {
+    name: "insights",
+    needsFleet: true,
+    run: async (f, log) => {
+      const ws = await f!.workspace(`bench-insights-${Date.now().toString(36)}`);
+      const seeded = await seedInsightsHistory(f!.db, { workspaceId: ws.id, now: new Date() });
+      log(`seeded ${JSON.stringify(seeded)}`);
+      return benchInsights(f!.baseUrl, ws.token);
+    },
+  },
+  { name: "matrix-page", needsFleet: true, run: (f, log) => benchMatrix(f!, log) },
   { name: "checks", needsFleet: true, run: (f, log) => benchChecks(f!, { repositories: Number(process.env.BENCH_REPOSITORIES ?? 1000) }, log) },
 ];
 

@@ -1,12 +1,21 @@
 // driftwatch: parse the command line and hand over to a command.
 import { Command, CommanderError } from "commander";
+import { registerAckCommand } from "./commands/ack";
 import { registerAdminCommands } from "./commands/admin";
 import { registerAgentCommand } from "./commands/agent";
+import { registerBadgesCommand } from "./commands/badges";
+import { registerInsightsCommands } from "./commands/insights";
 import { registerRemoteCommands } from "./commands/remote";
 import { registerWorkerCommand } from "./commands/worker";
 import { registerStartCommand } from "./commands/start";
 import { registerTagsCommand } from "./commands/tags";
 import { fail, UsageError } from "./output";
+
+// `driftwatch … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
 
 const program = new Command()
   .name("driftwatch")
@@ -18,8 +27,11 @@ registerStartCommand(program);
 registerTagsCommand(program);
 registerAdminCommands(program);
 registerAgentCommand(program);
+registerBadgesCommand(program);
 registerWorkerCommand(program);
 registerRemoteCommands(program);
+registerAckCommand(program);
+registerInsightsCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -2,11 +2,15 @@
 import Link from "next/link";
 import { signOut } from "@/auth";
 
-export type NavKey = "matrix" | "updates" | "promotions" | "delivery" | "settings";
+export type NavKey = "matrix" | "updates" | "promotions" | "delivery" | "report" | "settings";
 
 const NAV: { key: NavKey; href: string; label: string }[] = [
   { key: "matrix", href: "/", label: "Matrix" },
-  { key: "settings", href: "/settings/tokens", label: "Settings" },
+  { key: "updates", href: "/updates", label: "Updates" },
+  { key: "promotions", href: "/promotions", label: "Promotions" },
+  { key: "delivery", href: "/delivery", label: "Delivery" },
+  { key: "report", href: "/report", label: "Report" },
+  { key: "settings", href: "/settings", label: "Settings" },
 ];
 
 async function signOutAction() {

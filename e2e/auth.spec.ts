@@ -13,6 +13,7 @@ test("a wrong password is refused with a clear message", async ({ page }) => {
 test("an owner creates an API token, sees it once, uses it, and revokes it", async ({ page, request }) => {
   await signIn(page);
   await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: /API tokens/ }).click();
   await expect(page.getByRole("heading", { name: "API tokens" })).toBeVisible();
 
   await page.getByLabel("Name").fill("ci-reader");

@@ -2,7 +2,10 @@
 // Route files bind handlers to these; lib/api/openapi.ts renders them as the
 // OpenAPI document, and lib/api/route-table.ts answers unknown routes.
 import { agentOps } from "./ops/agent";
+import { driftOps } from "./ops/drift";
+import { badgesOps } from "./ops/badges";
 import { environmentsOps } from "./ops/environments";
+import { insightsOps } from "./ops/insights";
 import { metaOps } from "./ops/meta";
 import { runtimeOps } from "./ops/runtime";
 import { checkOps, servicesOps } from "./ops/services";
@@ -16,6 +19,9 @@ export const ops = {
   ...tokensOps,
   ...agentOps,
   ...runtimeOps,
+  ...driftOps,
+  ...insightsOps,
+  ...badgesOps,
 };
 
 export type Ops = typeof ops;

@@ -7,6 +7,7 @@ type Entry = { pattern: RegExp; methods: Set<string> };
 
 const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   { path: "/api/auth/{rest*}", methods: ["GET", "POST"] },
+  { path: "/api/mcp", methods: ["POST"] },
 ];
 
 function compile(template: string): RegExp {

@@ -13,7 +13,7 @@ let badgeFonts: Promise<Font[]> | null = null;
 
 async function loadInterSemiBold(): Promise<ArrayBuffer> {
   // A literal path, so that bundlers tracing the server's files keep the font.
-  const bytes = await readFile(require.resolve("@fontsource/inter/files/inter-latin-600-normal.woff"));
+  const bytes = await readFile(require.resolve(/* turbopackIgnore: true */ "@fontsource/inter/files/inter-latin-600-normal.woff"));
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 

@@ -5,6 +5,11 @@ import cron from "node-cron";
 import type { Config } from "@/lib/config";
 import { createDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { evaluateAll } from "@/lib/services/drift/evaluate-all";
+import { deliverDue } from "@/lib/services/notifications/deliver";
+import { routeEvents } from "@/lib/services/notifications/route-events";
+import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
+import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { getUpstreamClients } from "./upstream-clients";
 
@@ -21,6 +26,18 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
       const failed = checks.outcomes.filter((o) => o.status === "failed").length;
       log.info(`checked ${checks.leased} repositories${failed ? `, ${failed} failed` : ""}`);
     }
+    const compose = await refreshComposeTargets(deps);
+    for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
+    await driftAndNotificationsTick();
+  };
+  // Drift from what the checks just learned, then the outbox: fan out, deliver, and the weekly plan.
+  const driftAndNotificationsTick = async () => {
+    const drift = await evaluateAll(deps);
+    if (drift.failed > 0) log.warn(`drift evaluation failed for ${drift.failed} workspaces`);
+    await weeklyPlanTick({ db, config: opts.config, now: deps.now() });
+    await routeEvents({ db, now: deps.now() });
+    const sent = await deliverDue(deps);
+    if (sent.leased > 0) log.info(`notifications: ${sent.sent} sent, ${sent.retried} to retry, ${sent.failed} failed`);
   };
   const runOnce = async () => {
     if (running) return running;

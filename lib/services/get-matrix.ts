@@ -10,6 +10,7 @@ import { displayTag, exactVersionOf } from "@/lib/domain/running-version";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { workspaceOf, type Ctx } from "./context";
 import { loadEolForRuns, type EolLookup } from "./eol-status";
+import { cachedInsight } from "./insights/cache";
 
 type Matrix = z.infer<typeof matrixSchema>;
 type Cell = Matrix["services"][number]["cells"][number];
@@ -24,6 +25,11 @@ export function oldestRun<T extends { version: string | null; tag: string }>(run
 
 export async function getMatrix({ ctx, query }: { ctx: Ctx; query: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
   const workspaceId = workspaceOf(ctx.actor);
+  const key = `${workspaceId}:matrix:${JSON.stringify([query.team, query.environment, query.kind, query.q, query.limit, query.offset])}`;
+  return cachedInsight(ctx, key, () => computeMatrix(ctx, workspaceId, query));
+}
+
+async function computeMatrix(ctx: Ctx, workspaceId: string, query: z.infer<typeof matrixQuerySchema>): Promise<Matrix> {
   const [environments, facts, runs, drifts] = await Promise.all([
     ctx.db.environment.findMany({ where: { workspaceId }, orderBy: [{ position: "asc" }, { name: "asc" }], select: { id: true, name: true, position: true, production: true } }),
     loadServiceFacts(ctx.db, workspaceId),
@@ -49,7 +55,10 @@ export async function getMatrix({ ctx, query }: { ctx: Ctx; query: z.infer<typeo
     const env = environments.find((e) => e.name === query.environment);
     selected = env ? selected.filter((s) => (runsBy.get(s.id) ?? []).some((r) => r.environmentId === env.id)) : [];
   }
-  if (query.kind) selected = selected.filter((s) => drifts.some((d) => d.serviceId === s.id && d.kind === query.kind));
+  if (query.kind) {
+    const withKind = new Set(drifts.filter((d) => d.kind === query.kind).map((d) => d.serviceId));
+    selected = selected.filter((s) => withKind.has(s.id));
+  }
   const total = selected.length;
   const offset = query.offset ?? 0;
   selected = selected.slice(offset, query.limit === undefined ? undefined : offset + query.limit);

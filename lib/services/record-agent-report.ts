@@ -4,11 +4,13 @@
 // report's `observed_at`. Stale reports are ignored and repeats change nothing.
 import { createHash } from "node:crypto";
 import type { AgentReport, Workload } from "@/lib/agent/report";
-import { Prisma } from "@/lib/db/client";
+import { Prisma, type Db } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import { isMovingTag, isVersionTag } from "@/lib/domain/versions";
+import { log } from "@/lib/log";
 import { requireAgent, type Ctx } from "./context";
+import { evaluateWorkspaceDrift } from "./drift/evaluate-workspace";
 import { recordRegistryResults } from "./record-registry-results";
 import { ensureUpstreamRepositories } from "./upstream/ensure-repositories";
 
@@ -38,7 +40,7 @@ export function versionOfTag(tag: string): string | null {
   return isVersionTag(tag) && !isMovingTag(tag) ? tag : null;
 }
 
-function splitImage(image: string): { repository: string; tag: string } {
+export function splitImage(image: string): { repository: string; tag: string } {
   const ref = parseImageRef(image);
   if (!ref) return { repository: image, tag: "" };
   return { repository: ref.key, tag: ref.tag ?? (ref.digest ? "" : "latest") };
@@ -48,20 +50,47 @@ function sameWorkload(run: OpenRun, w: Workload): boolean {
   return run.serviceName === w.service && run.container === w.container && run.image === w.image && run.digest === w.digest;
 }
 
-export async function recordAgentReport({ ctx, report }: { ctx: Ctx; report: AgentReport }): Promise<ReportOutcome> {
+/** `evaluateDrift: false` stores the report only (bulk loads evaluate once at the end). */
+export async function recordAgentReport({ ctx, report, evaluateDrift = true }: { ctx: Ctx; report: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
   const agent = requireAgent(ctx.actor);
   const workspaceId = agent.workspaceId;
+  const now = ctx.now();
+  const outcome = await applyTargetReport(ctx, workspaceId, report, agent.agentKeyId);
+
+  if (outcome.opened > 0) {
+    const keys = report.workloads.filter((w) => w.main).map((w) => splitImage(w.image).repository);
+    await ensureUpstreamRepositories(ctx.db, workspaceId, keys, ctx.config.serverRegistries, now);
+  }
+  if (report.registry_results.length && outcome.ignored === null) {
+    await recordRegistryResults({ ctx, workspaceId, results: report.registry_results });
+  }
+  // Drift follows at once what the report changed; the report itself is already stored, so a failure here is only logged.
+  if (evaluateDrift && (outcome.changed || (report.registry_results.length > 0 && outcome.ignored === null))) {
+    await evaluateWorkspaceDrift({ db: ctx.db, config: ctx.config, now: ctx.now() }, workspaceId).catch((err: unknown) =>
+      log.warn(`drift evaluation after a report failed: ${String(err)}`),
+    );
+  }
+  return outcome;
+}
+
+/**
+ * Apply one target's whole current state to history, in one transaction with
+ * the target row locked. Used for agent reports and for Compose files the
+ * server reads from Git (`agentKeyId` null).
+ */
+export async function applyTargetReport(ctx: Pick<Ctx, "db" | "now">, workspaceId: string, report: AgentReport, agentKeyId: string | null): Promise<ReportOutcome> {
   const observedAt = new Date(report.observed_at);
   const fingerprint = reportFingerprint(report);
   const now = ctx.now();
 
+  // Environment, target and services first, each idempotent and committed on its own: concurrent
+  // reports then never wait on each other's uncommitted inserts inside the report transaction.
+  const environment = await ensureEnvironment(ctx.db, workspaceId, report.environment);
+  await ensureTarget(ctx.db, workspaceId, environment.id, report.target, agentKeyId, now);
+  const serviceIds = await ensureServices(ctx.db, workspaceId, report.workloads, now);
+
   const outcome = await ctx.db.$transaction(
     async (tx) => {
-      const environment = await ensureEnvironment(tx, workspaceId, report.environment);
-      await tx.$executeRaw`
-        INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
-        VALUES (gen_random_uuid(), ${workspaceId}::uuid, ${environment.id}::uuid, ${report.target.name}, ${report.target.kind}::"TargetKind", ${agent.agentKeyId}::uuid, '{}', ${now})
-        ON CONFLICT (workspace_id, name) DO NOTHING`;
       // Reports for one target are applied one at a time.
       const [target] = await tx.$queryRaw<{ id: string; environment_id: string; kind: string; last_observed_at: Date | null; last_report_hash: string | null }[]>`
         SELECT id::text, environment_id::text, kind::text, last_observed_at, last_report_hash FROM targets
@@ -76,7 +105,7 @@ export async function recordAgentReport({ ctx, report }: { ctx: Ctx; report: Age
       }
       const movedEnvironment = target.environment_id !== environment.id;
       if (target.last_report_hash === fingerprint && !movedEnvironment) {
-        await tx.target.update({ where: { id: target.id }, data: { lastObservedAt: observedAt, lastReportAt: now, agentKeyId: agent.agentKeyId } });
+        await tx.target.update({ where: { id: target.id }, data: { lastObservedAt: observedAt, lastReportAt: now, agentKeyId: agentKeyId } });
         return { ...base, changed: false, ignored: null, opened: 0, closed: 0 };
       }
 
@@ -101,7 +130,6 @@ export async function recordAgentReport({ ctx, report }: { ctx: Ctx; report: Age
       }
       for (const r of open) if (!matched.has(r.id) && !closeAt.has(r.id)) closeAt.set(r.id, maxDate(observedAt, r.from));
 
-      const serviceIds = await ensureServices(tx, workspaceId, report.workloads, now);
       if (closeAt.size) {
         // One statement for every row that ends: ids and end times side by side.
         const ids = [...closeAt.keys()];
@@ -136,20 +164,14 @@ export async function recordAgentReport({ ctx, report }: { ctx: Ctx; report: Age
       }
       await tx.target.update({
         where: { id: target.id },
-        data: { environmentId: environment.id, lastObservedAt: observedAt, lastReportAt: now, lastReportHash: fingerprint, agentKeyId: agent.agentKeyId },
+        data: { environmentId: environment.id, lastObservedAt: observedAt, lastReportAt: now, lastReportHash: fingerprint, agentKeyId: agentKeyId },
       });
       return { ...base, changed: fresh.length > 0 || closeAt.size > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
     },
-    { timeout: 30_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
+    // Under a burst of reports, wait for a connection rather than fail; overload answers 503 (lib/http/problem.ts).
+    { timeout: 30_000, maxWait: 15_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
   );
 
-  if (outcome.opened > 0) {
-    const keys = report.workloads.filter((w) => w.main).map((w) => splitImage(w.image).repository);
-    await ensureUpstreamRepositories(ctx.db, workspaceId, keys, ctx.config.serverRegistries, now);
-  }
-  if (report.registry_results.length && outcome.ignored === null) {
-    await recordRegistryResults({ ctx, workspaceId, results: report.registry_results });
-  }
   return outcome;
 }
 
@@ -157,32 +179,46 @@ function maxDate(a: Date, b: Date): Date {
   return a > b ? a : b;
 }
 
-type Tx = Prisma.TransactionClient;
+type Queryable = Prisma.TransactionClient | Db;
 
 /** The environment named in a report; a new one goes to the end of the pipeline for an admin to place. */
-async function ensureEnvironment(tx: Tx, workspaceId: string, name: string): Promise<{ id: string }> {
-  const existing = await tx.environment.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
+async function ensureEnvironment(db: Queryable, workspaceId: string, name: string): Promise<{ id: string }> {
+  const existing = await db.environment.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
   if (existing) return existing;
-  const last = await tx.environment.aggregate({ where: { workspaceId }, _max: { position: true } });
-  await tx.$executeRaw`
+  const last = await db.environment.aggregate({ where: { workspaceId }, _max: { position: true } });
+  await db.$executeRaw`
     INSERT INTO environments (id, workspace_id, name, position, production, created_at)
     VALUES (gen_random_uuid(), ${workspaceId}::uuid, ${name}, ${(last._max.position ?? 0) + 10}, false, now())
     ON CONFLICT (workspace_id, name) DO NOTHING`;
-  return tx.environment.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
+  return db.environment.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
+}
+
+async function ensureTarget(db: Queryable, workspaceId: string, environmentId: string, target: AgentReport["target"], agentKeyId: string | null, now: Date): Promise<void> {
+  const existing = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name: target.name } }, select: { id: true } });
+  if (existing) return;
+  await db.$executeRaw`
+    INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
+    VALUES (gen_random_uuid(), ${workspaceId}::uuid, ${environmentId}::uuid, ${target.name}, ${target.kind}::"TargetKind", ${agentKeyId}::uuid, '{}', ${now})
+    ON CONFLICT (workspace_id, name) DO NOTHING`;
 }
 
 /** Services named by workloads, created on first sight; the application a runtime reports fills an empty one. */
-async function ensureServices(tx: Tx, workspaceId: string, workloads: Workload[], now: Date): Promise<Map<string, string>> {
+async function ensureServices(db: Queryable, workspaceId: string, workloads: Workload[], now: Date): Promise<Map<string, string>> {
   const names = [...new Set(workloads.map((w) => w.service))];
   if (names.length === 0) return new Map();
   const applications = new Map<string, string>();
   for (const w of workloads) if (w.application && !applications.has(w.service)) applications.set(w.service, w.application);
-  await tx.service.createMany({
-    data: names.map((name) => ({ workspaceId, name, application: applications.get(name) ?? null, checkDueAt: now })),
-    skipDuplicates: true,
-  });
-  const rows = await tx.service.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, application: true } });
-  const missingApp = rows.filter((r) => !r.application && applications.has(r.name));
-  for (const r of missingApp) await tx.service.update({ where: { id: r.id }, data: { application: applications.get(r.name)! } });
+  let rows = await db.service.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, application: true } });
+  if (rows.length < names.length) {
+    const known = new Set(rows.map((r) => r.name));
+    await db.service.createMany({
+      data: names.filter((n) => !known.has(n)).map((name) => ({ workspaceId, name, application: applications.get(name) ?? null, checkDueAt: now })),
+      skipDuplicates: true,
+    });
+    rows = await db.service.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, application: true } });
+  }
+  for (const r of rows.filter((r) => !r.application && applications.has(r.name))) {
+    await db.service.update({ where: { id: r.id }, data: { application: applications.get(r.name)! } });
+  }
   return new Map(rows.map((r) => [r.name, r.id]));
 }

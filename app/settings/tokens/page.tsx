@@ -1,4 +1,4 @@
-import { AppShell } from "@/components/app-shell";
+import { SettingsFrame } from "@/components/settings/settings-frame";
 import { requirePageSession } from "@/lib/server/session";
 import { hasRole } from "@/lib/services/context";
 import { listApiTokens } from "@/lib/services/list-api-tokens";
@@ -15,7 +15,7 @@ export default async function TokensPage() {
   const canManage = hasRole(ctx.actor, "admin");
   const tokens = canManage ? (await listApiTokens({ ctx })).items : [];
   return (
-    <AppShell current="settings" workspace={workspaceName} email={ctx.actor.email}>
+    <SettingsFrame current="tokens" workspace={workspaceName} email={ctx.actor.email}>
       <div className="page-head">
         <div>
           <h1>API tokens</h1>
@@ -59,6 +59,6 @@ export default async function TokensPage() {
           </table>
         </div>
       )}
-    </AppShell>
+    </SettingsFrame>
   );
 }

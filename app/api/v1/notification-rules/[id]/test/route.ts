@@ -1,0 +1,5 @@
+import { ops } from "@/lib/api/operations";
+import { handle } from "@/lib/http/route";
+import { testSendRule } from "@/lib/services/notifications/test-send";
+
+export const POST = handle(ops.testNotificationRule, ({ ctx, params }) => testSendRule({ ctx, id: params.id }));

@@ -1,0 +1,8 @@
+import { ops } from "@/lib/api/operations";
+import { handle } from "@/lib/http/route";
+import { getBadgeAddress } from "@/lib/services/badges";
+
+export const GET = handle(ops.getBadgeAddress, async ({ ctx, params, query }) => {
+  const { url, markdown } = await getBadgeAddress({ ctx, name: params.name, environment: query.env ?? null });
+  return { url, markdown };
+});

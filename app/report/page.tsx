@@ -1,0 +1,152 @@
+// The monthly report: one printable page for one month of the workspace.
+import Link from "next/link";
+import { AppShell } from "@/components/app-shell";
+import { PrintButton } from "@/components/insights/print-button";
+import { formatDay, formatWhen } from "@/components/ui/format";
+import { humanizeDuration } from "@/lib/domain/duration";
+import { requirePageSession } from "@/lib/server/session";
+import { canRenderPdf } from "@/lib/server/pdf";
+import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/monthly-report";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Monthly report" };
+
+const KIND: Record<string, string> = { docker: "Docker", kubernetes: "Kubernetes", swarm: "Swarm", nomad: "Nomad", compose_git: "Compose in Git" };
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+function monthTitle(month: string): string {
+  const [y, m] = month.split("-");
+  return `${MONTHS[Number(m) - 1] ?? m} ${y}`;
+}
+
+function shiftMonth(month: string, by: number): string {
+  const range = monthRange(month)!;
+  const d = new Date(Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth() + by, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
+}
+
+export default async function ReportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { ctx, workspaceName } = await requirePageSession();
+  const sp = await searchParams;
+  const now = ctx.now();
+  const thisMonth = currentMonth(now);
+  const month = typeof sp.month === "string" && monthRange(sp.month) && sp.month <= thisMonth ? sp.month : thisMonth;
+  const report = await getMonthlyReport({ ctx, month });
+  const serverPdf = canRenderPdf() && sp.pdf !== "unavailable";
+  const deploys = report.delivery.environments.reduce((n, e) => n + e.deploys, 0);
+
+  return (
+    <AppShell current="report" workspace={workspaceName} email={ctx.actor.email}>
+      <article className="report">
+        <header className="report-head">
+          <div>
+            <p className="eyebrow">Driftwatch monthly report · {workspaceName}</p>
+            <h1>{monthTitle(month)}</h1>
+            <p className="muted">Generated {formatWhen(report.generated_at)}. Deploys and releases count {monthTitle(month)}; what needs attention is as of now.</p>
+          </div>
+          <div className="report-actions no-print">
+            <nav aria-label="Month" className="month-nav">
+              <Link href={`/report?month=${shiftMonth(month, -1)}`} className="button small" rel="prev">← {monthTitle(shiftMonth(month, -1))}</Link>
+              {month < thisMonth ? <Link href={`/report?month=${shiftMonth(month, 1)}`} className="button small" rel="next">{monthTitle(shiftMonth(month, 1))} →</Link> : null}
+            </nav>
+            {serverPdf ? <a className="button primary" href={`/report/pdf?month=${month}`} download>Save as PDF</a> : <PrintButton />}
+          </div>
+        </header>
+
+        <section aria-labelledby="r-summary" className="report-summary">
+          <h2 id="r-summary" className="sr">Summary</h2>
+          <div className="stat"><span className="stat-n">{report.services.total}</span><span className="stat-l">services</span></div>
+          <div className="stat"><span className="stat-n">{report.targets.length}</span><span className="stat-l">targets</span></div>
+          <div className="stat"><span className="stat-n">{deploys}</span><span className="stat-l">deploys</span></div>
+          <div className="stat"><span className="stat-n">{report.releases.items.length + report.releases.more}</span><span className="stat-l">new upstream releases</span></div>
+          <div className="stat"><span className={report.attention.items.length ? "stat-n bad" : "stat-n"}>{report.attention.items.length + report.attention.more}</span><span className="stat-l">need attention</span></div>
+        </section>
+
+        <section aria-labelledby="r-attention">
+          <h2 id="r-attention">Needs attention now</h2>
+          {report.attention.items.length === 0 ? <p className="muted">Nothing: every service runs what its policy and the pipeline expect.</p> : (
+            <table className="data compact">
+              <caption className="sr">Most important first</caption>
+              <thead><tr><th scope="col">#</th><th scope="col">What</th><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Detail</th><th scope="col">Since</th></tr></thead>
+              <tbody>
+                {report.attention.items.map((a, i) => (
+                  <tr key={`${a.what}/${a.service}/${a.environment}`}><td>{i + 1}</td><td className={a.rank <= 1 ? "strong bad-text" : "strong"}>{a.what}</td><td>{a.service}</td><td>{a.environment}</td><td className="mono small-text">{a.detail}</td><td>{formatDay(a.since)}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {report.attention.more ? <p className="muted">And {report.attention.more} more; see Updates.</p> : null}
+        </section>
+
+        <section aria-labelledby="r-deploys">
+          <h2 id="r-deploys">Deployed per environment</h2>
+          <table className="data compact">
+            <caption className="sr">Deploys and median lead times</caption>
+            <thead><tr><th scope="col">Environment</th><th scope="col">Deploys</th><th scope="col">Median lead time from the previous environment</th></tr></thead>
+            <tbody>
+              {report.delivery.environments.map((e, i) => {
+                const lead = i > 0 ? report.delivery.lead_times[i - 1] : undefined;
+                return (
+                  <tr key={e.environment}>
+                    <th scope="row">{e.environment}</th><td>{e.deploys}</td>
+                    <td>{lead ? (lead.median_seconds === null ? <span className="muted">no samples</span> : `${humanizeDuration(lead.median_seconds * 1000)} from ${lead.from_environment} (${lead.samples} ${lead.samples === 1 ? "version" : "versions"})`) : <span className="muted">first in the pipeline</span>}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {report.arrivals.filter((a) => a.items.length).map((a) => (
+            <details key={a.environment} className="report-details" open>
+              <summary>{a.environment}: {a.items.length + a.more} {a.items.length + a.more === 1 ? "version" : "versions"} arrived</summary>
+              <table className="data compact">
+                <caption className="sr">Versions that arrived in {a.environment}</caption>
+                <thead><tr><th scope="col">Arrived</th><th scope="col">Service</th><th scope="col">Version</th><th scope="col">Lead time</th></tr></thead>
+                <tbody>
+                  {a.items.map((x) => (
+                    <tr key={`${x.service}/${x.version}`}><td>{formatDay(x.at)}</td><td>{x.service}</td><td className="mono">{x.version}</td><td>{x.lead_seconds === null ? <span className="muted">—</span> : `${humanizeDuration(x.lead_seconds * 1000)} after ${x.from_environment}`}</td></tr>
+                  ))}
+                </tbody>
+              </table>
+              {a.more ? <p className="muted">And {a.more} more.</p> : null}
+            </details>
+          ))}
+        </section>
+
+        <section aria-labelledby="r-releases">
+          <h2 id="r-releases">New upstream releases</h2>
+          {report.releases.items.length === 0 ? <p className="muted">No new releases of the lines that run.</p> : (
+            <table className="data compact">
+              <caption className="sr">Releases of what runs, published this month</caption>
+              <thead><tr><th scope="col">Service</th><th scope="col">Release</th><th scope="col">Date</th><th scope="col">Notes</th></tr></thead>
+              <tbody>
+                {report.releases.items.map((r) => (
+                  <tr key={`${r.service}/${r.version}`}><td>{r.service}</td><td className="mono">{r.version}</td><td>{formatDay(r.date)}</td><td>{r.release_notes_url ? <a href={r.release_notes_url} rel="noreferrer">release notes<span className="sr"> for {r.service} {r.version}</span></a> : <span className="muted">—</span>}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {report.releases.more ? <p className="muted">And {report.releases.more} more.</p> : null}
+        </section>
+
+        <section aria-labelledby="r-inventory" className="report-cols">
+          <div>
+            <h2 id="r-inventory">Services by team</h2>
+            <table className="data compact">
+              <caption className="sr">Services by team</caption>
+              <thead><tr><th scope="col">Team</th><th scope="col">Services</th></tr></thead>
+              <tbody>{report.services.by_team.map((t) => <tr key={t.team}><td>{t.team}</td><td>{t.count}</td></tr>)}</tbody>
+            </table>
+          </div>
+          <div>
+            <h2>Targets</h2>
+            <table className="data compact">
+              <caption className="sr">Targets</caption>
+              <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Environment</th><th scope="col">Services</th></tr></thead>
+              <tbody>{report.targets.map((t) => <tr key={t.name}><td>{t.name}</td><td>{KIND[t.kind] ?? t.kind}</td><td>{t.environment}</td><td>{t.workloads}</td></tr>)}</tbody>
+            </table>
+          </div>
+        </section>
+      </article>
+    </AppShell>
+  );
+}

@@ -1,0 +1,137 @@
+// The updates list: what to upgrade where, most urgent first. Tiles filter by
+// urgency; lines can be put off (acknowledgements) and copied as a checklist.
+import Link from "next/link";
+import { AppShell } from "@/components/app-shell";
+import { REASON_LABEL, REASON_TONE, UpdateRow } from "@/components/insights/update-row";
+import { FlashMessage, readFlash } from "@/components/settings/flash";
+import { CopyButton } from "@/components/ui/copy-button";
+import { FilterForm } from "@/components/ui/filter-form";
+import { Pager } from "@/components/ui/pager";
+import { countUpdatesByReason, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
+import { requirePageSession } from "@/lib/server/session";
+import { hasRole } from "@/lib/services/context";
+import { listEnvironments } from "@/lib/services/environments";
+import { listUpdates } from "@/lib/services/insights/updates";
+import { listTeams } from "@/lib/services/matrix-options";
+import { putOffAction, undoPutOffAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Updates" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const one = (v: string | string[] | undefined) => (typeof v === "string" ? v : "");
+const PAGE = 100;
+const CHECKLIST_MAX = 1000;
+
+export default async function UpdatesPage({ searchParams }: { searchParams: SearchParams }) {
+  const { ctx, workspaceName } = await requirePageSession();
+  const sp = await searchParams;
+  const flash = await readFlash(searchParams);
+  const team = one(sp.team).slice(0, 100);
+  const env = one(sp.env).slice(0, 100);
+  const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
+  const [updates, teams, envs] = await Promise.all([
+    listUpdates({ ctx, query: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
+    listTeams({ ctx }),
+    listEnvironments({ ctx }),
+  ]);
+  const counts = countUpdatesByReason(updates.items.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null })));
+  const shown = reason ? updates.items.filter((l) => l.reason === reason) : updates.items;
+  const listed = shown.slice(0, CHECKLIST_MAX);
+  const checklist = updatesChecklist(listed.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }))) + (shown.length > CHECKLIST_MAX ? `\n\n… and ${shown.length - CHECKLIST_MAX} more in Driftwatch.` : "");
+  const canAct = hasRole(ctx.actor, "member");
+  const now = ctx.now();
+  const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+  const page = Math.min(Math.max(1, Number.parseInt(one(sp.page), 10) || 1), pages);
+  const pageLines = shown.slice((page - 1) * PAGE, page * PAGE);
+  const href = (change: { reason?: UpdateReason | null; page?: number }) => {
+    const q = new URLSearchParams();
+    if (team) q.set("team", team);
+    if (env) q.set("env", env);
+    const r = change.reason === undefined ? reason : change.reason;
+    if (r) q.set("reason", r);
+    const p = change.page ?? (change.reason === undefined ? page : 1);
+    if (p > 1) q.set("page", String(p));
+    const s = q.toString();
+    return `/updates${s ? `?${s}` : ""}`;
+  };
+  const here = href({});
+
+  return (
+    <AppShell current="updates" workspace={workspaceName} email={ctx.actor.email}>
+      <div className="page-head">
+        <div>
+          <h1>Updates</h1>
+          <p className="muted">Every service and environment with end-of-life, upstream or pipeline drift: what runs, what to move to, and why. Most urgent first; production first within each.</p>
+        </div>
+        <div className="head-actions">
+          <CopyButton text={checklist || "Nothing to update."} label="Copy as checklist" copiedLabel="Checklist copied" className="" />
+        </div>
+      </div>
+      <FlashMessage flash={flash} />
+      <nav className="tiles" aria-label="Filter by urgency">
+        <Link href={href({ reason: null })} className="tile" aria-current={reason === null ? "true" : undefined}>
+          <span className="tile-n">{updates.items.length}</span>
+          <span className="tile-l">All updates</span>
+        </Link>
+        {UPDATE_REASONS.map((r) => (
+          <Link key={r} href={href({ reason: r })} className={`tile tone-${REASON_TONE[r]}`} aria-current={reason === r ? "true" : undefined}>
+            <span className="tile-n">{counts[r]}</span>
+            <span className="tile-l">{REASON_LABEL[r]}</span>
+          </Link>
+        ))}
+      </nav>
+      <FilterForm action="/updates" label="Filter updates">
+        <div className="filter">
+          <label htmlFor="up-team">Team</label>
+          <select id="up-team" name="team" defaultValue={team}>
+            <option value="">All teams</option>
+            {teams.map((t) => <option key={t} value={t}>{t}</option>)}
+          </select>
+        </div>
+        <div className="filter">
+          <label htmlFor="up-env">Environment</label>
+          <select id="up-env" name="env" defaultValue={env}>
+            <option value="">All environments</option>
+            {envs.items.map((e) => <option key={e.name} value={e.name}>{e.name}</option>)}
+          </select>
+        </div>
+        {reason ? <input type="hidden" name="reason" value={reason} /> : null}
+      </FilterForm>
+
+      <section aria-labelledby="todo-h">
+        <h2 id="todo-h" className="sr">To update</h2>
+        {shown.length === 0 ? (
+          <div className="card empty"><p>{updates.items.length === 0 ? "Nothing to update: everything runs what the policies ask for." : "Nothing with this urgency."}</p></div>
+        ) : (
+          <form action={putOffAction} className="table-scroll">
+            <input type="hidden" name="back" value={here} />
+            <table className="data updates">
+              <caption className="sr">Updates{reason ? `: ${REASON_LABEL[reason]}` : ""}, most urgent first</caption>
+              <thead><tr><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Move</th><th scope="col">Why</th><th scope="col">Open for</th>{canAct ? <th scope="col">Put off</th> : null}</tr></thead>
+              <tbody>{pageLines.map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} />)}</tbody>
+            </table>
+          </form>
+        )}
+        <Pager page={page} pages={pages} total={shown.length} href={(p) => href({ page: p })} />
+      </section>
+
+      <section aria-labelledby="acked-h">
+        <h2 id="acked-h">Acknowledged <span className="count">{updates.acknowledged.length}</span></h2>
+        {updates.acknowledged.length === 0 ? (
+          <p className="muted">Nothing is put off.</p>
+        ) : (
+          <form action={undoPutOffAction} className="table-scroll">
+            <input type="hidden" name="back" value={here} />
+            <table className="data updates acked" data-testid="acknowledged">
+              <caption className="sr">Put off</caption>
+              <thead><tr><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Move</th><th scope="col">Why</th><th scope="col">Put off</th>{canAct ? <th scope="col"><span className="sr">Undo</span></th> : null}</tr></thead>
+              <tbody>{updates.acknowledged.slice(0, PAGE).map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} acknowledged />)}</tbody>
+            </table>
+          </form>
+        )}
+        {updates.acknowledged.length > PAGE ? <p className="muted">And {updates.acknowledged.length - PAGE} more put off.</p> : null}
+      </section>
+    </AppShell>
+  );
+}

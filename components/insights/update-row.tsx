@@ -1,0 +1,76 @@
+// One line of the updates list, with its put-off actions (or, once put off,
+// what acknowledges it and an undo).
+import { formatWhen, lasted } from "@/components/ui/format";
+import type { UpdateReason } from "@/lib/domain/insights";
+import type { UpdatesOut } from "@/lib/services/insights/updates";
+
+type Line = UpdatesOut["items"][number];
+
+export const REASON_LABEL: Record<UpdateReason, string> = {
+  eol_passed: "End of life passed",
+  eol_soon: "End of life soon",
+  major: "Major release",
+  minor: "Minor release",
+  behind_previous_env: "Behind previous env",
+  patch: "Patch release",
+};
+
+export const REASON_TONE: Record<UpdateReason, "bad" | "warn" | "info" | "neutral"> = {
+  eol_passed: "bad",
+  eol_soon: "warn",
+  major: "warn",
+  minor: "info",
+  behind_previous_env: "info",
+  patch: "neutral",
+};
+
+function ackText(ack: NonNullable<Line["ack"]>): string {
+  const until = ack.until_version ? `until ${ack.until_version} runs` : null;
+  const expires = ack.expires_at ? `until ${formatWhen(ack.expires_at)}` : null;
+  return [until, expires].filter(Boolean).join(", or ") || "acknowledged";
+}
+
+/**
+ * A row of the updates table. Its buttons belong to one form around the table
+ * (putOffAction / undoPutOffAction): each button's value names its line, which
+ * keeps a page of a hundred lines light.
+ */
+export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: Line; now: Date; canAct: boolean; acknowledged?: boolean }) {
+  const label = `${line.service} in ${line.environment}`;
+  const value = (choice: string) => [choice, line.service, line.environment, line.target_version ?? ""].join(" ");
+  return (
+    <tr>
+      <th scope="row">
+        <a href={`/services/${encodeURIComponent(line.service)}`}>{line.service}</a>
+        {line.team ? <span className="sub">{line.team}</span> : null}
+      </th>
+      <td>{line.environment}{line.production ? <span className="prod">prod</span> : null}</td>
+      <td className="move-cell">
+        <span className="v">{line.running}</span>
+        <span aria-hidden="true" className="arrow">→</span>
+        <span className="sr"> to </span>
+        <span className="v strong">{line.target_version ?? "?"}</span>
+        {line.release_notes_url ? <a href={line.release_notes_url} rel="noreferrer" className="notes">notes<span className="sr"> for {line.target_version}</span></a> : null}
+      </td>
+      <td><span className={`pill ${REASON_TONE[line.reason]}`}>{REASON_LABEL[line.reason]}</span></td>
+      {acknowledged ? (
+        <td className="muted">{line.ack ? ackText(line.ack) : "acknowledged"}</td>
+      ) : (
+        <td><span title={`since ${formatWhen(line.open_since)}`}>{lasted(line.open_since, now)}</span></td>
+      )}
+      {canAct ? (
+        <td>
+          {acknowledged ? (
+            line.ack ? <button type="submit" name="undo" value={`${line.ack.id} ${line.service}`} className="small" aria-label={`Undo: put ${label} back on the list`}>Undo</button> : null
+          ) : (
+            <div className="put-off">
+              {line.target_version ? <button type="submit" name="put" value={value("skip")} className="small" aria-label={`Skip ${line.target_version} for ${label}`}>Skip version</button> : null}
+              <button type="submit" name="put" value={value("1w")} className="small" aria-label={`Put ${label} off for a week`}>1 week</button>
+              <button type="submit" name="put" value={value("30d")} className="small" aria-label={`Put ${label} off for 30 days`}>30 days</button>
+            </div>
+          )}
+        </td>
+      ) : null}
+    </tr>
+  );
+}

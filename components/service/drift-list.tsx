@@ -1,0 +1,51 @@
+// Open drift of the service, and the acknowledgements that quiet it.
+import { DRIFT_HELP, DriftPill } from "@/components/ui/drift";
+import { formatWhen, lasted, When } from "@/components/ui/format";
+import type { ServiceDetail } from "@/lib/services/service-detail";
+
+export function DriftList({ detail, now }: { detail: ServiceDetail; now: Date }) {
+  if (detail.drifts.length === 0) return <p className="muted">No open drift. Everything runs what the policy and the pipeline expect.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="data">
+        <caption className="sr">Open drift</caption>
+        <thead>
+          <tr><th scope="col">Kind</th><th scope="col">Environment</th><th scope="col">Runs</th><th scope="col">Expected</th><th scope="col">Open for</th><th scope="col">State</th></tr>
+        </thead>
+        <tbody>
+          {detail.drifts.map((d) => (
+            <tr key={d.id}>
+              <td title={DRIFT_HELP[d.kind]}><DriftPill kind={d.kind} /></td>
+              <td>{d.environment}{d.target ? <span className="sub">{d.target}</span> : null}</td>
+              <td className="mono">{d.running ?? "—"}</td>
+              <td className="mono">{d.expected ?? "—"}</td>
+              <td><span title={`since ${formatWhen(d.opened_at)}`}>{lasted(d.opened_at, now)}</span></td>
+              <td>
+                {d.state === "announced" ? <span className="pill bad">announced</span> : <span className="pill warn">open</span>}
+                {d.silenced ? <span className="pill neutral">silenced</span> : null}
+                {d.announced_at ? <span className="sub">announced <When at={d.announced_at} now={now} /></span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function AckList({ detail, now }: { detail: ServiceDetail; now: Date }) {
+  if (detail.acks.length === 0) return <p className="muted">No acknowledgements in force.</p>;
+  return (
+    <ul className="acks">
+      {detail.acks.map((a) => (
+        <li key={a.id}>
+          <span className="pill neutral">{a.kind === "release" ? "release" : "all drift"}</span>
+          <span>{a.environment ? `in ${a.environment}` : "in every environment"}</span>
+          {a.until_version ? <span>until <span className="v">{a.until_version}</span> runs</span> : null}
+          {a.expires_at ? <span>{a.until_version ? "or " : ""}until {formatWhen(a.expires_at)}</span> : null}
+          <span className="muted">by {a.created_by ?? "someone"}, <When at={a.created_at} now={now} /></span>
+        </li>
+      ))}
+    </ul>
+  );
+}

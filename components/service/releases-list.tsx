@@ -1,0 +1,22 @@
+// The releases between the oldest version that runs and the newest, newest
+// first, each with its notes and the environments already running it.
+import { formatDay } from "@/components/ui/format";
+import type { ServiceDetail } from "@/lib/services/service-detail";
+
+export function ReleasesList({ detail }: { detail: ServiceDetail }) {
+  if (!detail.oldest_running) return <p className="muted">No version is known yet for what runs.</p>;
+  if (detail.releases.length === 0) return <p className="muted">Nothing newer than {detail.oldest_running} is out.</p>;
+  return (
+    <ol className="releases" aria-label={`Releases after ${detail.oldest_running}`}>
+      {detail.releases.map((r) => (
+        <li key={r.version}>
+          <span className="v strong">{r.version}</span>
+          <span className="muted">{r.published_at ? `published ${formatDay(r.published_at)}` : r.first_seen ? `seen ${formatDay(r.first_seen)}` : ""}</span>
+          {r.running_in.map((env) => <span key={env} className="pill info">runs in {env}</span>)}
+          {r.release_notes_url ? <a href={r.release_notes_url} rel="noreferrer" className="notes">Release notes<span className="sr"> for {r.version}</span></a> : null}
+        </li>
+      ))}
+      <li className="base"><span className="v">{detail.oldest_running}</span><span className="muted">oldest version running</span></li>
+    </ol>
+  );
+}

@@ -1,0 +1,33 @@
+// The scheduler's drift tick: evaluate every workspace that runs something or
+// still has live drift (which must resolve once its services are gone). A
+// workspace another worker is evaluating is skipped (pg_try_advisory_xact_lock):
+// its evaluation is already under way.
+import type { Db } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { evaluateWorkspaceDrift, type EvaluateDeps, type EvaluationResult } from "./evaluate-workspace";
+
+export type EvaluateAllResult = { evaluated: EvaluationResult[]; skipped: number; failed: number };
+
+export async function listWorkspacesToEvaluate(db: Db): Promise<string[]> {
+  const rows = await db.$queryRaw<{ workspace_id: string }[]>`
+    SELECT DISTINCT workspace_id::text FROM runs WHERE "to" IS NULL
+    UNION
+    SELECT DISTINCT workspace_id::text FROM drifts WHERE active`;
+  return rows.map((r) => r.workspace_id);
+}
+
+export async function evaluateAll(deps: Omit<EvaluateDeps, "now"> & { now: () => Date }): Promise<EvaluateAllResult> {
+  const out: EvaluateAllResult = { evaluated: [], skipped: 0, failed: 0 };
+  for (const workspaceId of await listWorkspacesToEvaluate(deps.db)) {
+    try {
+      const result = await evaluateWorkspaceDrift({ db: deps.db, config: deps.config, now: deps.now() }, workspaceId, { wait: false });
+      if (result.skipped) out.skipped++;
+      else out.evaluated.push(result);
+    } catch (err) {
+      // One broken workspace must not stop the others.
+      out.failed++;
+      log.warn(`drift evaluation of workspace ${workspaceId} failed: ${String(err)}`);
+    }
+  }
+  return out;
+}

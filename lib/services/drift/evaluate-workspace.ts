@@ -1,0 +1,213 @@
+// One drift evaluation of a workspace: detect what differs now, plan the
+// lifecycle against the live records, and apply it with its events in one
+// transaction. Evaluations of a workspace are serialised by an advisory lock
+// (across processes) taken before anything is read, so a plan is always made
+// from the records the previous one left and from data no older than theirs.
+import { randomUUID } from "node:crypto";
+import type { Config } from "@/lib/config";
+import { Prisma, type Db } from "@/lib/db/client";
+import {
+  ackLiftedNow, createVersionComparator, detectDifferences, groupCurrentRuns, driftKeyOf, indexRunningVersions, planLifecycle,
+  type AckRecord, type CurrentRun, type Difference, type DriftRecord, type EnvironmentInfo, type LifecyclePlan,
+} from "@/lib/domain/drift";
+import { detectEnvDrift } from "@/lib/domain/drift/detect-env";
+import type { EffectivePolicy } from "@/lib/domain/policy";
+import { loadClosedHistory, loadDriftInputs, type DriftInputs } from "./load-inputs";
+import { persistPlan, type PlanNames } from "./persist-plan";
+
+export type EvaluateDeps = { db: Db; config: Pick<Config, "eolEnabled" | "baseUrl">; now: Date };
+
+export type EvaluationResult = {
+  workspaceId: string;
+  /** True when another evaluation held the workspace and `wait` was false. */
+  skipped: boolean;
+  differences: number;
+  opened: number;
+  announced: number;
+  updated: number;
+  resolved: number;
+  liftedAcks: number;
+  /** Event rows written (a repeated evaluation writes none). */
+  events: number;
+  silencedEvents: number;
+};
+
+const emptyResult = (workspaceId: string, skipped = false): EvaluationResult => ({
+  workspaceId, skipped, differences: 0, opened: 0, announced: 0, updated: 0, resolved: 0, liftedAcks: 0, events: 0, silencedEvents: 0,
+});
+
+/** Per workspace in this process: the evaluation running, and at most one queued behind it. */
+type Slot = { running: Promise<EvaluationResult>; queued: Promise<EvaluationResult> | null };
+// On globalThis: Next bundles route handlers separately, and they share one process and one pool.
+const state = ((globalThis as unknown as { __driftwatchDriftEval?: { slots: Map<string, Slot>; turn: Promise<unknown> } }).__driftwatchDriftEval ??= {
+  slots: new Map(),
+  turn: Promise.resolve(),
+});
+const slots = state.slots;
+const ignore = () => undefined;
+
+/**
+ * Evaluates a workspace's drift. `wait: false` (the scheduler) skips a
+ * workspace that is being evaluated already. Otherwise a caller waits; a
+ * burst of callers (reports from many targets) shares one queued evaluation,
+ * which starts after the running one and so sees everything they wrote.
+ */
+export async function evaluateWorkspaceDrift(
+  deps: EvaluateDeps,
+  workspaceId: string,
+  opts: { wait?: boolean } = {},
+): Promise<EvaluationResult> {
+  const slot = slots.get(workspaceId);
+  if (slot === undefined) {
+    const created: Slot = { running: Promise.resolve(emptyResult(workspaceId)), queued: null };
+    slots.set(workspaceId, created);
+    return launch(created, deps, workspaceId, opts);
+  }
+  if (opts.wait === false) return emptyResult(workspaceId, true);
+  slot.queued ??= slot.running.then(ignore, ignore).then(() => {
+    slot.queued = null;
+    return launch(slot, deps, workspaceId, opts);
+  });
+  return slot.queued;
+}
+
+// One evaluation at a time in this process: each holds a transaction's connection
+// while its reads run in parallel on others, so the pool can never be drained by
+// evaluations waiting for their own reads.
+function launch(slot: Slot, deps: EvaluateDeps, workspaceId: string, opts: { wait?: boolean }): Promise<EvaluationResult> {
+  const run = state.turn.then(ignore, ignore).then(() => evaluateLocked(deps, workspaceId, opts));
+  state.turn = run;
+  slot.running = run;
+  void run.then(ignore, ignore).then(() => {
+    if (slot.running === run && slot.queued === null) slots.delete(workspaceId);
+  });
+  return run;
+}
+
+async function evaluateLocked(deps: EvaluateDeps, workspaceId: string, opts: { wait?: boolean }): Promise<EvaluationResult> {
+  const { now } = deps;
+  const empty = emptyResult(workspaceId);
+  return deps.db.$transaction(
+    async (tx) => {
+      const lockKey = `drift:${workspaceId}`;
+      if (opts.wait === false) {
+        const [row] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) AS ok`;
+        if (!row?.ok) return emptyResult(workspaceId, true);
+      } else {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
+      }
+      const workspace = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { name: true } });
+      if (!workspace) return empty;
+
+      // Under the lock, read on other connections in parallel: every writer of this
+      // workspace's drift holds the same lock, so the records read are the latest.
+      const [inputs, records, acks] = await Promise.all([
+        loadDriftInputs(deps.db, deps.config, workspaceId, now),
+        loadLiveRecords(deps.db, workspaceId),
+        loadOpenAcks(deps.db, workspaceId, now),
+      ]);
+      const differences = await detectWithHistory(deps.db, workspaceId, inputs, records, now);
+      const policies = new Map<string, EffectivePolicy>(inputs.services.map((s) => [s.id, s.policy] as const));
+      const runningVersions = indexRunningVersions(inputs.current);
+      const plan: LifecyclePlan = planLifecycle({ records, differences, policies, acks, currentVersions: runningVersions, now });
+      const lifted = ackLiftedNow({ acks, runningVersions, now });
+
+      const names: PlanNames = {
+        workspace: workspace.name,
+        baseUrl: deps.config.baseUrl,
+        services: new Map(inputs.services.map((s) => [s.id, { name: s.name, team: s.team }] as const)),
+        environments: new Map(inputs.environments.map((e) => [e.id, e.name] as const)),
+      };
+      const written = await persistPlan(tx, { workspaceId, plan, records, lifted, names, now, newId: randomUUID });
+      return {
+        workspaceId,
+        skipped: false,
+        differences: differences.length,
+        opened: plan.toOpen.length,
+        announced: plan.toAnnounce.length,
+        updated: plan.toUpdate.length,
+        resolved: plan.toResolve.length,
+        liftedAcks: lifted.length,
+        events: written.events,
+        silencedEvents: written.silencedEvents,
+      };
+    },
+    { timeout: 120_000, maxWait: 30_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
+  );
+}
+
+async function loadLiveRecords(db: Db, workspaceId: string): Promise<DriftRecord[]> {
+  // One JSON document: thousands of live records decode several times faster than row by row.
+  const [row] = await db.$queryRaw<{ j: string }[]>`
+    SELECT coalesce(json_agg(json_build_array(id, service_id, environment_id, target_id, kind, state, running, expected, opened_at, announced_at)), '[]')::text AS j
+    FROM drifts WHERE workspace_id = ${workspaceId}::uuid AND active`;
+  type Cells = [string, string, string, string | null, DriftRecord["kind"], DriftRecord["state"], string | null, string | null, string, string | null];
+  return (JSON.parse(row?.j ?? "[]") as Cells[]).map((c) => ({
+    id: c[0], serviceId: c[1], environmentId: c[2], targetId: c[3], kind: c[4], state: c[5], running: c[6], expected: c[7],
+    openedAt: new Date(c[8]), announcedAt: c[9] === null ? null : new Date(c[9]), resolvedAt: null,
+  }));
+}
+
+/** Acknowledgements that may still be in force: not lifted, not expired. */
+async function loadOpenAcks(db: Db, workspaceId: string, now: Date): Promise<AckRecord[]> {
+  return db.ack.findMany({
+    where: { workspaceId, liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
+  });
+}
+
+/**
+ * Detection dates env drift from the earlier environment's history. That date
+ * matters only for a drift about to be opened (a live record keeps its
+ * opened_at), so history is read for those few pairs, and detection runs
+ * again for their services alone.
+ */
+async function detectWithHistory(db: Db, workspaceId: string, inputs: DriftInputs, records: DriftRecord[], now: Date): Promise<Difference[]> {
+  const base = { environments: inputs.environments, services: inputs.services, current: inputs.current, now };
+  const first = detectDifferences({ ...base, history: [] });
+  const live = new Set(records.map(driftKeyOf));
+  const fresh = first.filter((d) => d.kind === "env" && !live.has(driftKeyOf(d)));
+  if (fresh.length === 0) return first;
+
+  const previousOf = previousEnvironmentFinder(inputs.environments, inputs.current);
+  const pairs = new Map<string, { serviceId: string; environmentId: string }>();
+  for (const d of fresh) {
+    const previous = previousOf(d.serviceId, d.environmentId);
+    if (previous !== null) pairs.set(`${d.serviceId}:${previous}`, { serviceId: d.serviceId, environmentId: previous });
+  }
+  const history = await loadClosedHistory(db, workspaceId, [...pairs.values()], inputs.upstreamTags);
+  if (history.length === 0) return first;
+
+  // Only env drift reads history: date it again for those services, keep every other difference.
+  const again = new Set(history.map((h) => h.serviceId));
+  const services = new Map(inputs.services.filter((s) => again.has(s.id)).map((s) => [s.id, s] as const));
+  const dated = detectEnvDrift({
+    environments: [...inputs.environments].sort((a, b) => a.position - b.position),
+    services,
+    runs: groupCurrentRuns(inputs.current.filter((run) => services.has(run.serviceId))),
+    history,
+    compare: createVersionComparator(),
+    now,
+  });
+  return [...first.filter((d) => d.kind !== "env" || !again.has(d.serviceId)), ...dated];
+}
+
+/** The nearest earlier environment (pipeline order) where the service runs: the one env drift compares with. */
+function previousEnvironmentFinder(environments: readonly EnvironmentInfo[], current: readonly CurrentRun[]) {
+  const order = [...environments].sort((a, b) => a.position - b.position).map((e) => e.id);
+  const present = new Map<string, Set<string>>();
+  for (const run of current) {
+    let set = present.get(run.serviceId);
+    if (set === undefined) present.set(run.serviceId, (set = new Set()));
+    set.add(run.environmentId);
+  }
+  return (serviceId: string, environmentId: string): string | null => {
+    const here = order.indexOf(environmentId);
+    const set = present.get(serviceId);
+    for (let i = here - 1; i >= 0 && set !== undefined; i--) {
+      const id = order[i] as string;
+      if (set.has(id)) return id;
+    }
+    return null;
+  };
+}

@@ -1,0 +1,60 @@
+// GET /api/v1/drifts: drift records of the workspace, live ones by default,
+// each marked `silenced` when an active acknowledgement quiets it.
+import type { z } from "zod";
+import type { driftQuerySchema, driftSchema } from "@/lib/api/schemas/drift";
+import { Prisma } from "@/lib/db/client";
+import { isDriftSilenced, type AckRecord } from "@/lib/domain/drift";
+import { workspaceOf, type Ctx } from "../context";
+import { loadRunningVersions } from "./running-versions";
+
+type DriftOut = z.infer<typeof driftSchema>;
+type DriftQuery = z.infer<typeof driftQuerySchema>;
+
+export async function listDrifts({ ctx, query }: { ctx: Ctx; query: DriftQuery }): Promise<{ items: DriftOut[] }> {
+  const workspaceId = workspaceOf(ctx.actor);
+  const now = ctx.now();
+  const where: Prisma.DriftWhereInput = {
+    workspaceId,
+    state: query.state ?? { in: ["open", "announced"] },
+    ...(query.kind ? { kind: query.kind } : {}),
+    ...(query.service ? { service: { name: query.service } } : {}),
+    ...(query.environment ? { environment: { name: query.environment } } : {}),
+  };
+  const rows = await ctx.db.drift.findMany({
+    where,
+    orderBy: [{ openedAt: "desc" }, { id: "asc" }],
+    ...(query.limit ? { take: query.limit } : {}),
+    include: { service: { select: { name: true } }, environment: { select: { name: true } } },
+  });
+  if (rows.length === 0) return { items: [] };
+
+  const targetIds = [...new Set(rows.map((r) => r.targetId).filter((t): t is string => t !== null))];
+  const serviceIds = [...new Set(rows.map((r) => r.serviceId))];
+  const [targets, acks] = await Promise.all([
+    targetIds.length ? ctx.db.target.findMany({ where: { id: { in: targetIds } }, select: { id: true, name: true } }) : [],
+    ctx.db.ack.findMany({
+      where: { workspaceId, serviceId: { in: serviceIds }, liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    }),
+  ]);
+  const targetName = new Map(targets.map((t) => [t.id, t.name] as const));
+  const acksBy = new Map<string, AckRecord[]>();
+  for (const a of acks) acksBy.set(a.serviceId, [...(acksBy.get(a.serviceId) ?? []), a]);
+  const runningVersions = await loadRunningVersions(ctx.db, workspaceId, acks.filter((a) => a.untilVersion !== null).map((a) => a.serviceId));
+
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      service: r.service.name,
+      environment: r.environment.name,
+      target: r.targetId ? (targetName.get(r.targetId) ?? null) : null,
+      kind: r.kind,
+      state: r.state,
+      running: r.running,
+      expected: r.expected,
+      opened_at: r.openedAt.toISOString(),
+      announced_at: r.announcedAt?.toISOString() ?? null,
+      resolved_at: r.resolvedAt?.toISOString() ?? null,
+      silenced: r.state !== "resolved" && isDriftSilenced(r, { acks: acksBy.get(r.serviceId) ?? [], runningVersions, now }),
+    })),
+  };
+}

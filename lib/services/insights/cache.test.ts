@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { cachedInsight, INSIGHTS_CACHE_TTL_MS, jsonResponse } from "./cache";
+
+/** A database whose WAL position the test moves, and a clock it sets. */
+function fakeCtx() {
+  const state = { lsn: "0/1", now: 1_000_000, failing: false };
+  const db = {
+    $queryRaw: async () => {
+      if (state.failing) throw new Error("recovery is in progress");
+      return [{ lsn: state.lsn }];
+    },
+  } as unknown as Db;
+  return { state, ctx: { db, now: () => new Date(state.now) } };
+}
+
+function counter() {
+  let calls = 0;
+  return { compute: async () => ({ n: ++calls }), calls: () => calls };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe("cachedInsight", () => {
+  it("reuses a result while the database position is the same", async () => {
+    const { ctx } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 1 });
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 1 });
+    expect(c.calls()).toBe(1);
+  });
+
+  it("recomputes at once when the database changed", async () => {
+    const { ctx, state } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    await cachedInsight(ctx, key, c.compute);
+    state.lsn = "0/2";
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 2 });
+  });
+
+  it("shares one computation between concurrent requests", async () => {
+    const { ctx } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    const results = await Promise.all([1, 2, 3, 4].map(() => cachedInsight(ctx, key, c.compute)));
+    expect(results.map((r) => r.n)).toEqual([1, 1, 1, 1]);
+    expect(c.calls()).toBe(1);
+  });
+
+  it("past its life, answers the old result once while a fresh one is computed", async () => {
+    const { ctx, state } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    await cachedInsight(ctx, key, c.compute);
+    state.now += INSIGHTS_CACHE_TTL_MS;
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 1 });
+    await settle();
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 2 });
+    expect(c.calls()).toBe(2);
+  });
+
+  it("keeps no failure, and computes every time where the position cannot be read", async () => {
+    const { ctx, state } = fakeCtx();
+    const key = randomUUID();
+    await expect(cachedInsight(ctx, key, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    const c = counter();
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 1 });
+    state.failing = true;
+    await cachedInsight(ctx, key, c.compute);
+    await cachedInsight(ctx, key, c.compute);
+    expect(c.calls()).toBe(3);
+  });
+});
+
+describe("jsonResponse", () => {
+  it("answers JSON, serialising a given object once", async () => {
+    const value = { items: [1, 2] };
+    const first = jsonResponse(value);
+    value.items.push(3); // a cached result is never changed; the body shows it was not serialised again
+    expect(first.headers.get("content-type")).toBe("application/json");
+    expect(await first.json()).toEqual({ items: [1, 2] });
+    expect(await jsonResponse(value).json()).toEqual({ items: [1, 2] });
+  });
+});

@@ -1,0 +1,61 @@
+// What the updates list and promotions read: the drift inputs (environments,
+// services with the policy in effect, upstream tags, end-of-life cycles, what
+// runs now with exact versions as the matrix shows them) plus, per service,
+// where its release notes come from.
+import type { CurrentRun, EnvironmentInfo, ServiceInput } from "@/lib/domain/drift";
+import type { Policy } from "@/lib/domain/policy";
+import { catalogFor } from "../catalog-lookup";
+import type { Ctx } from "../context";
+import { describeService } from "../describe-service";
+import { loadDriftInputs } from "../drift/load-inputs";
+import { cachedInsight } from "./cache";
+import type { ReleaseSource } from "./releases";
+
+export type Fleet = {
+  environments: EnvironmentInfo[];
+  /** After the filter; lines and promotions of other services are not built. */
+  services: ServiceInput[];
+  byName: Map<string, ServiceInput>;
+  releaseSources: Map<string, ReleaseSource>;
+  current: CurrentRun[];
+};
+
+export type FleetFilter = { team?: string | undefined; application?: string | undefined };
+
+export async function loadEnvironments(ctx: Ctx, workspaceId: string): Promise<EnvironmentInfo[]> {
+  return ctx.db.environment.findMany({
+    where: { workspaceId },
+    orderBy: [{ position: "asc" }, { name: "asc" }],
+    select: { id: true, name: true, position: true, production: true },
+  });
+}
+
+export async function loadFleet(ctx: Ctx, workspaceId: string, filter: FleetFilter = {}): Promise<Fleet> {
+  // Shared by the updates list and promotions (and their filters) while nothing changes.
+  const inputs = await cachedInsight(ctx, `${workspaceId}:drift-inputs`, () => loadDriftInputs(ctx.db, ctx.config, workspaceId, ctx.now()));
+  const isSelected = (s: { team: string | null; application: string | null }) =>
+    (filter.team === undefined || s.team === filter.team) && (filter.application === undefined || s.application === filter.application);
+  const services = inputs.services.filter(isSelected);
+  const selected = new Set(services.map((s) => s.id));
+
+  const releaseSources = new Map<string, ReleaseSource>();
+  for (const facts of inputs.facts) {
+    if (!selected.has(facts.id)) continue;
+    const repository = facts.repository ?? facts.runningRepository;
+    const own = (facts.policy ?? null) as Policy | null;
+    const catalog = repository === null ? null : catalogFor(repository);
+    const { release_source: source } = describeService(facts, { gitlabUrl: ctx.config.gitlabUrl });
+    releaseSources.set(facts.id, {
+      forge: source.kind === null || source.repository === null ? null : { kind: source.kind, repository: source.repository },
+      tagPrefix: own?.release_tag_prefix ?? catalog?.release_tag_prefix ?? null,
+      changelog: own?.changelog ?? catalog?.changelog ?? null,
+    });
+  }
+  return {
+    environments: inputs.environments,
+    services,
+    byName: new Map(services.map((s) => [s.name, s] as const)),
+    releaseSources,
+    current: inputs.current.filter((r) => selected.has(r.serviceId)),
+  };
+}

@@ -1,0 +1,87 @@
+// Prometheus metrics of one workspace, built per scrape in a registry of its
+// own: delivery (the same figures as /api/v1/delivery?window=30d), open
+// drift, upstream checks by registry host, agent report age, outbox depth.
+import { Gauge, Registry } from "prom-client";
+import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { requireRole, workspaceOf, type Ctx } from "../context";
+import { cachedInsight } from "./cache";
+import { getDelivery } from "./delivery";
+
+export const METRICS_DELIVERY_WINDOW = "30d";
+const METRICS_TTL_MS = 10_000;
+
+type HostRow = { host: string; repositories: number; mean_ms: number | null; max_ms: number | null; failures: number; failing: number };
+
+export async function renderMetrics({ ctx }: { ctx: Ctx }): Promise<{ text: string; contentType: string }> {
+  requireRole(ctx.actor, "viewer");
+  const workspaceId = workspaceOf(ctx.actor);
+  // Report ages move with the clock: a shorter life than the other insights.
+  return cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), METRICS_TTL_MS);
+}
+
+async function buildMetrics(ctx: Ctx, workspaceId: string): Promise<{ text: string; contentType: string }> {
+  const now = ctx.now();
+  const [delivery, drifts, hosts, targets, pending] = await Promise.all([
+    getDelivery({ ctx, window: METRICS_DELIVERY_WINDOW }),
+    ctx.db.drift.groupBy({ by: ["kind"], where: { workspaceId, active: true }, _count: { _all: true } }),
+    loadHostStats(ctx, workspaceId),
+    ctx.db.target.findMany({ where: { workspaceId, kind: { not: "compose_git" }, lastReportAt: { not: null } }, select: { name: true, lastReportAt: true } }),
+    ctx.db.delivery.count({ where: { state: "pending", event: { workspaceId } } }),
+  ]);
+
+  const registry = new Registry();
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+
+  const deploys = gauge("driftwatch_deploys", "Versions that arrived in the environment in the last 30 days (first run on any of its targets; rollbacks and re-deploys excluded)", ["environment"]);
+  for (const e of delivery.environments) deploys.set({ environment: e.environment }, e.deploys);
+  const lead = gauge("driftwatch_lead_time_seconds", "Median lead time of the last 30 days from one environment to the next (no series without samples)", ["from_environment", "to_environment"]);
+  const samples = gauge("driftwatch_lead_time_samples", "Versions that made the move in the last 30 days", ["from_environment", "to_environment"]);
+  for (const l of delivery.lead_times) {
+    const labels = { from_environment: l.from_environment, to_environment: l.to_environment };
+    samples.set(labels, l.samples);
+    if (l.median_seconds !== null) lead.set(labels, l.median_seconds);
+  }
+
+  const open = gauge("driftwatch_open_drifts", "Drift that is open or announced, by kind", ["kind"]);
+  const byKind = new Map(drifts.map((d) => [d.kind as string, d._count._all] as const));
+  for (const kind of DRIFT_KINDS) open.set({ kind }, byKind.get(kind) ?? 0);
+
+  const repos = gauge("driftwatch_upstream_repositories", "Upstream repositories the workspace's services use, by registry host", ["host"]);
+  const mean = gauge("driftwatch_upstream_check_duration_seconds", "Mean duration of the last check of the host's repositories", ["host"]);
+  const max = gauge("driftwatch_upstream_check_duration_max_seconds", "Duration of the slowest last check among the host's repositories", ["host"]);
+  const failures = gauge("driftwatch_upstream_check_failures", "Consecutive failed checks, summed over the host's repositories", ["host"]);
+  const failing = gauge("driftwatch_upstream_repositories_failing", "Repositories of the host whose last check failed", ["host"]);
+  for (const h of hosts) {
+    const labels = { host: h.host };
+    repos.set(labels, h.repositories);
+    if (h.mean_ms !== null) mean.set(labels, h.mean_ms / 1000);
+    if (h.max_ms !== null) max.set(labels, h.max_ms / 1000);
+    failures.set(labels, h.failures);
+    failing.set(labels, h.failing);
+  }
+
+  const age = gauge("driftwatch_agent_report_age_seconds", "Seconds since the target's agent last reported", ["target"]);
+  for (const t of targets) if (t.lastReportAt) age.set({ target: t.name }, Math.max(0, (now.getTime() - t.lastReportAt.getTime()) / 1000));
+
+  gauge("driftwatch_outbox_pending", "Notification deliveries waiting to be sent").set(pending);
+
+  return { text: await registry.metrics(), contentType: registry.contentType };
+}
+
+/** Upstream repositories the workspace uses (its services' and its own private ones), aggregated by host. */
+async function loadHostStats(ctx: Ctx, workspaceId: string): Promise<HostRow[]> {
+  return ctx.db.$queryRaw<HostRow[]>`
+    WITH used AS (
+      SELECT DISTINCT repository AS key FROM runs WHERE workspace_id = ${workspaceId}::uuid AND "to" IS NULL AND is_main
+      UNION
+      SELECT repository FROM services WHERE workspace_id = ${workspaceId}::uuid AND repository IS NOT NULL
+    )
+    SELECT u.host, count(*)::int AS repositories, avg(u.last_duration_ms)::float8 AS mean_ms, max(u.last_duration_ms)::float8 AS max_ms,
+           COALESCE(sum(u.failures), 0)::int AS failures, (count(*) FILTER (WHERE u.last_error IS NOT NULL))::int AS failing
+    FROM upstream_repositories u
+    WHERE u.owner_workspace_id = ${workspaceId}::uuid
+       OR (u.owner_workspace_id IS NULL AND u.key IN (SELECT key FROM used)
+           AND NOT EXISTS (SELECT 1 FROM upstream_repositories o WHERE o.key = u.key AND o.owner_workspace_id = ${workspaceId}::uuid))
+    GROUP BY u.host
+    ORDER BY u.host`;
+}

@@ -1,0 +1,85 @@
+// The updates list (spec.md "Updates list"): live eol, upstream and env drift
+// per service and environment, one line each, most urgent first, with the
+// version to move to and its release notes; put-off lines apart.
+import type { z } from "zod";
+import type { updatesQuerySchema, updatesSchema } from "@/lib/api/schemas/insights";
+import type { AckRecord } from "@/lib/domain/drift";
+import { buildUpdates, updatesChecklist, type UpdateDrift, type UpdateLine } from "@/lib/domain/insights";
+import { requireRole, workspaceOf, type Ctx } from "../context";
+import { cachedInsight } from "./cache";
+import { loadFleet } from "./fleet";
+import { lookupReleases } from "./releases";
+
+export type UpdatesQuery = z.infer<typeof updatesQuerySchema>;
+export type UpdatesOut = z.infer<typeof updatesSchema>;
+type LineOut = UpdatesOut["items"][number];
+
+const UPDATE_KINDS = ["eol", "upstream", "env"] as const;
+
+/** The updates list as domain lines (dates as Date), for the API and the page. */
+export async function buildUpdateLines({ ctx, query }: { ctx: Ctx; query: UpdatesQuery }): Promise<{ items: UpdateLine[]; acknowledged: UpdateLine[] }> {
+  requireRole(ctx.actor, "viewer");
+  const workspaceId = workspaceOf(ctx.actor);
+  const now = ctx.now();
+  const [fleet, driftRows, ackRows] = await Promise.all([
+    loadFleet(ctx, workspaceId, { team: query.team, application: query.application }),
+    ctx.db.drift.findMany({
+      where: { workspaceId, active: true, kind: { in: [...UPDATE_KINDS] }, ...(query.environment === undefined ? {} : { environment: { name: query.environment } }) },
+      select: { serviceId: true, environmentId: true, kind: true, state: true, openedAt: true, running: true, expected: true },
+    }),
+    ctx.db.ack.findMany({
+      where: { workspaceId, AND: [{ OR: [{ liftedAt: null }, { liftedAt: { gt: now } }] }, { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }] },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
+    }),
+  ]);
+
+  // Reasons come from the kind, the jump and the end-of-life date (the drift inputs' cycles).
+  const drifts: UpdateDrift[] = driftRows;
+  const acks: AckRecord[] = ackRows;
+  const built = buildUpdates({ drifts, services: fleet.services, environments: fleet.environments, current: fleet.current, acks, releaseNotes: () => null, now });
+
+  // Release notes only for the versions the lines point at.
+  const all = [...built.items, ...built.acknowledged];
+  const wanted = all.flatMap((l) => {
+    const id = fleet.byName.get(l.service)?.id;
+    return id === undefined || l.target_version === null ? [] : [{ serviceId: id, version: l.target_version }];
+  });
+  const releases = await lookupReleases(ctx.db, fleet.releaseSources, wanted);
+  const withNotes = (l: UpdateLine): UpdateLine => {
+    const id = fleet.byName.get(l.service)?.id;
+    return id === undefined || l.target_version === null ? l : { ...l, release_notes_url: releases(id, l.target_version).release_notes_url };
+  };
+  return { items: built.items.map(withNotes), acknowledged: built.acknowledged.map(withNotes) };
+}
+
+export async function listUpdates({ ctx, query = {} }: { ctx: Ctx; query?: UpdatesQuery }): Promise<UpdatesOut> {
+  requireRole(ctx.actor, "viewer");
+  const key = `${workspaceOf(ctx.actor)}:updates:${JSON.stringify([query.team, query.environment, query.application])}`;
+  return cachedInsight(ctx, key, async () => {
+    const { items, acknowledged } = await buildUpdateLines({ ctx, query });
+    return { items: items.map(toLineOut), acknowledged: acknowledged.map(toLineOut) };
+  });
+}
+
+/** Markdown checkboxes of the lines not put off (the page's copy-as-checklist action). */
+export async function updatesChecklistText({ ctx, query = {} }: { ctx: Ctx; query?: UpdatesQuery }): Promise<string> {
+  const { items } = await buildUpdateLines({ ctx, query });
+  return updatesChecklist(items);
+}
+
+export function toLineOut(l: UpdateLine): LineOut {
+  return {
+    service: l.service,
+    application: l.application,
+    team: l.team,
+    environment: l.environment,
+    production: l.production,
+    running: l.running,
+    target_version: l.target_version,
+    release_notes_url: l.release_notes_url,
+    reason: l.reason,
+    open_since: l.open_since.toISOString(),
+    ack: l.ack === null ? null : { id: l.ack.id, kind: l.ack.kind, until_version: l.ack.until_version, expires_at: l.ack.expires_at?.toISOString() ?? null },
+  };
+}

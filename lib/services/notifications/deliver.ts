@@ -1,0 +1,138 @@
+// The delivery loop of the outbox: lease due deliveries, send each, record
+// the outcome.
+//
+// Why this is exactly once for a receiver, and what that honestly means:
+// sending (HTTP, SMTP) and marking the row sent cannot share a transaction,
+// so one of them comes first. Marking first could lose a notification on a
+// crash; sending first can repeat one. Driftwatch sends first:
+//   - a delivery is leased (leased_until) before it is sent; a lease outlasts
+//     the send timeouts, and other workers skip leased rows;
+//   - after a successful send, the row is marked sent in a statement of its
+//     own (the same transaction as nothing else), fenced by our lease;
+//   - a crash between send and mark leaves the row pending and leased; once
+//     the lease runs out it is sent again.
+// So delivery is at least once, never lost across restarts, and every attempt
+// of one delivery carries the same X-Driftwatch-Delivery id (and e-mail the
+// same Message-ID): a receiver that drops ids it has seen gets each event once.
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { sendNotification, type Channel, type DeliveryResult, type SendNotificationInput } from "@/lib/adapters/channels";
+import { payloadForRule, planNextAttempt, type NotificationPayload } from "@/lib/domain/notifications";
+import type { Resolve } from "@/lib/net/destination";
+
+/** Longer than any send can take (HTTP 10 s, SMTP up to 20 s) times the rounds of one batch. */
+export const LEASE_MS = 5 * 60_000;
+const BATCH = 25;
+const CONCURRENCY = 5;
+const MAX_ROUNDS = 20;
+
+export type DeliverDeps = {
+  db: Db;
+  config: Pick<Config, "smtpUrl">;
+  now: () => Date;
+  /** Defaults to sendNotification; tests put a crash between send and mark here. */
+  send?: (input: SendNotificationInput) => Promise<DeliveryResult>;
+  resolve?: Resolve;
+  /** Jitter source for the back-off. */
+  random?: () => number;
+};
+
+export type DeliverOptions = {
+  /** Only this workspace's deliveries (tests; one worker per tenant). */
+  workspaceId?: string;
+  limit?: number;
+  leaseMs?: number;
+};
+
+export type DeliverResult = { leased: number; sent: number; retried: number; failed: number };
+
+type Leased = { id: string; event_id: string; rule_id: string; attempts: number; created_at: Date; leased_until: Date };
+
+export async function leaseDueDeliveries(deps: Pick<DeliverDeps, "db" | "config">, now: Date, opts: DeliverOptions = {}): Promise<Leased[]> {
+  const until = new Date(now.getTime() + (opts.leaseMs ?? LEASE_MS));
+  // A worker without SMTP leaves e-mail to one that has it (the rule could not have been made without it).
+  const hasSmtp = Boolean(deps.config.smtpUrl);
+  const workspaceId = opts.workspaceId ?? null;
+  return deps.db.$queryRaw<Leased[]>`
+    UPDATE deliveries d SET leased_until = ${until}, attempts = d.attempts + 1
+    WHERE d.id IN (
+      SELECT x.id FROM deliveries x
+      JOIN notification_rules r ON r.id = x.rule_id
+      WHERE x.state = 'pending' AND x.next_attempt_at <= ${now}
+        AND (x.leased_until IS NULL OR x.leased_until <= ${now})
+        AND (r.channel <> 'email' OR ${hasSmtp})
+        AND (${workspaceId}::uuid IS NULL OR r.workspace_id = ${workspaceId}::uuid)
+      ORDER BY x.next_attempt_at, x.id
+      LIMIT ${opts.limit ?? BATCH}
+      FOR UPDATE OF x SKIP LOCKED)
+    RETURNING d.id::text, d.event_id::text, d.rule_id::text, d.attempts, d.created_at, d.leased_until`;
+}
+
+export async function deliverDue(deps: DeliverDeps, opts: DeliverOptions = {}): Promise<DeliverResult> {
+  const total: DeliverResult = { leased: 0, sent: 0, retried: 0, failed: 0 };
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const leased = await leaseDueDeliveries(deps, deps.now(), opts);
+    total.leased += leased.length;
+    if (leased.length === 0) break;
+    const [rules, events] = await Promise.all([
+      deps.db.notificationRule.findMany({ where: { id: { in: [...new Set(leased.map((d) => d.rule_id))] } } }),
+      deps.db.event.findMany({ where: { id: { in: [...new Set(leased.map((d) => d.event_id))] } }, select: { id: true, payload: true } }),
+    ]);
+    const ruleBy = new Map(rules.map((r) => [r.id, r] as const));
+    const eventBy = new Map(events.map((e) => [e.id, e.payload as NotificationPayload] as const));
+    const queue = [...leased];
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+        for (let d = queue.shift(); d; d = queue.shift()) {
+          const outcome = await deliverOne(deps, d, ruleBy.get(d.rule_id), eventBy.get(d.event_id));
+          total[outcome]++;
+        }
+      }),
+    );
+    if (leased.length < (opts.limit ?? BATCH)) break;
+  }
+  return total;
+}
+
+type RuleRow = { channel: Channel; config: unknown; allowPrivate: boolean; enabled: boolean; events: string[]; kinds: string[]; services: string[]; environments: string[]; teams: string[] };
+
+async function deliverOne(deps: DeliverDeps, d: Leased, rule: RuleRow | undefined, payload: NotificationPayload | undefined): Promise<"sent" | "retried" | "failed"> {
+  const now = deps.now();
+  if (!rule || !payload || !rule.enabled) {
+    await markFailed(deps.db, d, rule?.enabled === false ? "The rule was disabled before this was sent." : "The event or rule is gone.");
+    return "failed";
+  }
+  const forRule = payloadForRule(rule, payload);
+  if (forRule === null) {
+    await markFailed(deps.db, d, "The rule no longer matches this event.");
+    return "failed";
+  }
+  const send = deps.send ?? sendNotification;
+  const result = await send({
+    channel: rule.channel, config: rule.config, payload: forRule, deliveryId: d.id, now,
+    smtpUrl: deps.config.smtpUrl, allowPrivate: rule.allowPrivate, resolve: deps.resolve,
+  });
+  if (result.ok) {
+    // Its own statement, committed at once: nothing else rides on it.
+    await deps.db.$executeRaw`
+      UPDATE deliveries SET state = 'sent', sent_at = ${now}, leased_until = NULL, last_error = ${result.warning ?? null}
+      WHERE id = ${d.id}::uuid AND state = 'pending' AND leased_until = ${d.leased_until}`;
+    return "sent";
+  }
+  const next = planNextAttempt({ attempts: d.attempts, firstAttemptAt: d.created_at, now, failure: result, jitter: (deps.random ?? Math.random)() });
+  if (next.action === "retry") {
+    await deps.db.$executeRaw`
+      UPDATE deliveries SET next_attempt_at = ${next.nextAttemptAt}, leased_until = NULL, last_error = ${result.error}
+      WHERE id = ${d.id}::uuid AND state = 'pending' AND leased_until = ${d.leased_until}`;
+    return "retried";
+  }
+  const why = next.reason === "expired" ? `${result.error} (gave up after a day of retries)` : result.error;
+  await markFailed(deps.db, d, why);
+  return "failed";
+}
+
+async function markFailed(db: Db, d: Leased, error: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE deliveries SET state = 'failed', leased_until = NULL, last_error = ${error}
+    WHERE id = ${d.id}::uuid AND state = 'pending' AND leased_until = ${d.leased_until}`;
+}

@@ -1,0 +1,40 @@
+// Deliveries of one rule, newest first, with their failures: for admins, who
+// can see where notifications went and why some did not arrive.
+import type { z } from "zod";
+import type { deliveryQuerySchema, deliverySchema } from "@/lib/api/schemas/drift";
+import type { NotificationPayload } from "@/lib/domain/notifications";
+import { requireRole, type Ctx } from "../context";
+import { getRuleRowOrThrow } from "./rules";
+
+type DeliveryOut = z.infer<typeof deliverySchema>;
+
+function summaryOf(payload: NotificationPayload | null): string {
+  if (payload === null || typeof payload !== "object") return "";
+  if (payload.event === "upgrade_plan") return `${payload.items.length} upgrade${payload.items.length === 1 ? "" : "s"}`;
+  return `${payload.service} in ${payload.environment} (${payload.kind})`;
+}
+
+export async function listDeliveries({ ctx, id, query }: { ctx: Ctx; id: string; query: z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
+  requireRole(ctx.actor, "admin");
+  const rule = await getRuleRowOrThrow(ctx, id);
+  const rows = await ctx.db.delivery.findMany({
+    where: { ruleId: rule.id, ...(query.state ? { state: query.state } : {}) },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    take: query.limit ?? 100,
+    include: { event: { select: { type: true, payload: true } } },
+  });
+  return {
+    items: rows.map((d) => ({
+      id: d.id,
+      event_id: d.eventId,
+      event: d.event.type,
+      summary: summaryOf(d.event.payload as NotificationPayload | null),
+      state: d.state,
+      attempts: d.attempts,
+      next_attempt_at: d.state === "pending" ? d.nextAttemptAt.toISOString() : null,
+      last_error: d.lastError,
+      sent_at: d.sentAt?.toISOString() ?? null,
+      created_at: d.createdAt.toISOString(),
+    })),
+  };
+}
