@@ -2,13 +2,14 @@
 import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
 
-export type SettingsKey = "environments" | "agents" | "compose" | "notifications" | "tokens";
+export type SettingsKey = "environments" | "agents" | "compose" | "notifications" | "users" | "tokens";
 
 const ITEMS: { key: SettingsKey; href: string; label: string; hint: string }[] = [
   { key: "environments", href: "/settings/environments", label: "Environments", hint: "Pipeline order, production" },
   { key: "agents", href: "/settings/agents", label: "Agents and targets", hint: "Keys, last reports" },
   { key: "compose", href: "/settings/compose", label: "Compose in Git", hint: "Declared versions" },
   { key: "notifications", href: "/settings/notifications", label: "Notifications", hint: "Rules, test sends" },
+  { key: "users", href: "/settings/users", label: "Users", hint: "People and roles" },
   { key: "tokens", href: "/settings/tokens", label: "API tokens", hint: "Scripts and the CLI" },
 ];
 
