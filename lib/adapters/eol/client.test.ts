@@ -1,33 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/domain/errors";
+import { describe, expect, it } from "vitest";
 import { eolState, findCycle, productForImage, resolveEolProduct } from "@/lib/domain/eol";
-import { fixture, startReplayServer, type ReplayServer, type ReplyInit } from "@/tests/support/replay-server";
+import { caught, recordedExchange, replayServersPerTest } from "@/tests/support/replay-helpers";
 import { createEolClient } from "./client";
 
-function recorded(name: string): ReplyInit {
-  const { status, headers, body } = fixture<ReplyInit>(`eol/${name}.json`);
-  return { status, headers, body };
-}
+const recorded = (name: string) => recordedExchange(`eol/${name}.json`);
 
-const servers: ReplayServer[] = [];
-async function serve(...args: Parameters<typeof startReplayServer>) {
-  const server = await startReplayServer(...args);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function caught(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error("expected an AppError");
-}
+const serve = replayServersPerTest();
 
 const NGINX_ETAG = (recorded("product-nginx").headers ?? {}).etag ?? "";
 

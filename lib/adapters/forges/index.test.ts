@@ -1,31 +1,12 @@
 // The allow-list end to end: every way a host can reach the forge clients
 // (policy values, image labels, redirects) is refused before a foreign host
 // sees a single request.
-import { afterEach, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/domain/errors";
+import { describe, expect, it } from "vitest";
 import { forgeFromSourceLabel } from "@/lib/domain/forge-hosts";
-import { startReplayServer, type ReplayServer } from "@/tests/support/replay-server";
+import { caught, replayServersPerTest } from "@/tests/support/replay-helpers";
 import { changelogUrl, createForgeClients, releaseForVersion, releaseTagCandidates, type ForgeRelease } from "./index";
 
-const servers: ReplayServer[] = [];
-async function serve(...args: Parameters<typeof startReplayServer>) {
-  const server = await startReplayServer(...args);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function caught(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error("expected an AppError");
-}
+const serve = replayServersPerTest();
 
 const anything = [{ method: "*", path: /.*/, reply: { status: 200, body: [] } }];
 

@@ -1,34 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/domain/errors";
-import { fixture, startReplayServer, type ReplayServer, type ReplyInit } from "@/tests/support/replay-server";
+import { describe, expect, it } from "vitest";
+import { caught, recordedExchange, replayServersPerTest } from "@/tests/support/replay-helpers";
 import { GithubReleasesClient } from "./client";
 
 /** A recorded exchange, with `{base}` in it pointing at the replay server. */
-function recorded(name: string, base: string): ReplyInit {
-  const text = JSON.stringify(fixture(`forges/github/${name}.json`)).split("{base}").join(base);
-  const { status, headers, body } = JSON.parse(text) as ReplyInit;
-  return { status, headers, body };
-}
+const recorded = (name: string, base: string) => recordedExchange(`forges/github/${name}.json`, base);
 
-const servers: ReplayServer[] = [];
-async function serve(...args: Parameters<typeof startReplayServer>) {
-  const server = await startReplayServer(...args);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function caught(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error("expected an AppError");
-}
+const serve = replayServersPerTest();
 
 describe("GithubReleasesClient", () => {
   it("reads every page through Link, skips drafts and keeps the first page's ETag", async () => {

@@ -1,33 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/domain/errors";
-import { fixture, startReplayServer, type ReplayServer, type ReplyInit } from "@/tests/support/replay-server";
+import { describe, expect, it } from "vitest";
+import { caught, recordedExchange, replayServersPerTest } from "@/tests/support/replay-helpers";
 import { GitlabReleasesClient } from "./client";
 
-function recorded(name: string, base = ""): ReplyInit {
-  const text = JSON.stringify(fixture(`forges/gitlab/${name}.json`)).split("{base}").join(base);
-  const { status, headers, body } = JSON.parse(text) as ReplyInit;
-  return { status, headers, body };
-}
+const recorded = (name: string, base = "") => recordedExchange(`forges/gitlab/${name}.json`, base);
 
-const servers: ReplayServer[] = [];
-async function serve(...args: Parameters<typeof startReplayServer>) {
-  const server = await startReplayServer(...args);
-  servers.push(server);
-  return server;
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function caught(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error("expected an AppError");
-}
+const serve = replayServersPerTest();
 
 const RUNNER = "/api/v4/projects/gitlab-org%2Fgitlab-runner/releases";
 
