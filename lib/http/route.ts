@@ -11,6 +11,7 @@ import { AppError } from "@/lib/domain/errors";
 import { errorToResponse, zodErrors } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
 import { actorForUser, authenticateBearer } from "@/lib/services/authenticate";
+import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -163,6 +164,8 @@ export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op
         headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
       });
     } catch (err) {
+      // A read after a report sees that report's drift (evaluated just after the 202).
+      if ((req.method === "GET" || req.method === "HEAD") && actor.workspaceId) await driftSettled(actor.workspaceId);
       return errorToResponse(err);
     }
   };

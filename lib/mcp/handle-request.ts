@@ -8,6 +8,7 @@ import { errorToResponse } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
 import { authenticateBearer } from "@/lib/services/authenticate";
 import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
+import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { createMcpServer } from "./server";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="driftwatch"' };
@@ -20,6 +21,7 @@ async function authenticate(req: Request, ctx: Omit<Ctx, "actor">): Promise<Acto
   if (actor === null) throw new AppError("unauthenticated", "The bearer token is invalid or revoked.");
   if (actor.kind === "agent") throw new AppError("forbidden", "Agent keys can only report observations.");
   requireRole(actor, "viewer");
+  if (actor.workspaceId) await driftSettled(actor.workspaceId);
   return actor;
 }
 

@@ -6,6 +6,7 @@ import { auth } from "@/auth";
 import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { actorForUser } from "@/lib/services/authenticate";
 import type { Ctx } from "@/lib/services/context";
+import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { hasAnyUser } from "@/lib/services/setup-workspace";
 import { getServerServices } from "./services";
 
@@ -22,6 +23,7 @@ export async function requirePageSession(): Promise<PageSession> {
   const preferred = (await cookies()).get(WORKSPACE_COOKIE)?.value ?? null;
   const actor = await actorForUser(services.db, userId, preferred);
   if (!actor || actor.kind !== "user") redirect("/signin");
+  await driftSettled(actor.workspaceId);
   const ws = await services.db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: { name: true } });
   return { ctx: { db: services.db, config: services.config, now: services.now, actor }, workspaceName: ws.name };
 }

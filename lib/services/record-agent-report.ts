@@ -8,9 +8,8 @@ import { Prisma, type Db } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import { isMovingTag, isVersionTag } from "@/lib/domain/versions";
-import { log } from "@/lib/log";
 import { requireAgent, type Ctx } from "./context";
-import { evaluateWorkspaceDrift } from "./drift/evaluate-workspace";
+import { requestWorkspaceDrift } from "./drift/evaluate-workspace";
 import { recordRegistryResults } from "./record-registry-results";
 import { ensureUpstreamRepositories } from "./upstream/ensure-repositories";
 
@@ -66,9 +65,7 @@ export async function recordAgentReport({ ctx, report, evaluateDrift = true }: {
   }
   // Drift follows at once what the report changed; the report itself is already stored, so a failure here is only logged.
   if (evaluateDrift && (outcome.changed || (report.registry_results.length > 0 && outcome.ignored === null))) {
-    await evaluateWorkspaceDrift({ db: ctx.db, config: ctx.config, now: ctx.now() }, workspaceId).catch((err: unknown) =>
-      log.warn(`drift evaluation after a report failed: ${String(err)}`),
-    );
+    requestWorkspaceDrift({ db: ctx.db, config: ctx.config, now: ctx.now() }, workspaceId);
   }
   return outcome;
 }

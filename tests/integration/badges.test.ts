@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, makeWorkspace, type TestWorkspace } from "../support/api";
+import { settled } from "../support/settle";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const D = (n: number) => `sha256:${String(n).repeat(64).slice(0, 64)}`;
@@ -19,6 +20,7 @@ async function report(environment: string, workloads: object[]) {
     environment, target: { name: `docker@${environment}`, kind: "docker" }, observed_at: "2026-11-20T10:00:00Z", workloads,
   });
   expect(res.status).toBe(202);
+  await settled(ws);
 }
 
 async function address(service: string, env?: string): Promise<{ url: string; markdown: string }> {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { api, baseUrl, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
+import { settled } from "../support/settle";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const HOUR = 3_600_000;
@@ -25,6 +26,7 @@ function workload(service: string, version: string, since: string, digest = 1) {
 async function report(ws: TestWorkspace, environment: string, target: string, workloads: object[], kind = "docker") {
   const res = await api(ws.agentKey).post("/api/v1/agent/report", { environment, target: { name: target, kind }, observed_at: new Date().toISOString(), workloads });
   expect(res.status).toBe(202);
+  await settled(ws);
   return res.body;
 }
 

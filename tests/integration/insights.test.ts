@@ -9,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { updatesChecklistText } from "@/lib/services/insights/updates";
 import { api, baseUrl, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
+import { settled } from "../support/settle";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MIN = 60_000;
@@ -111,6 +112,7 @@ describe("GET /api/v1/updates", () => {
     expect(ack.status).toBe(201);
     putOff = ack.body;
 
+    await settled(ws);
     release = await holdDriftEvaluation(ws.id);
     const db = testDb();
     const byName = (rows: { id: string; name: string }[]) => new Map(rows.map((r) => [r.name, r.id] as const));

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
+import { settled } from "../support/settle";
 
 const DAY = 86_400_000;
 const NOW = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000;
@@ -39,6 +40,7 @@ beforeAll(async () => {
   expect((await report("dev", "mcp-dev", [workload("1.0.0", ago(5))], [tags])).status).toBe(202);
   expect((await report("production", "mcp-prod", [workload("0.9.0", ago(20))])).status).toBe(202);
   await api(ws.member).patch("/api/v1/services/web", { team: "shop" });
+  await settled(ws);
 
   // Seeded drift records, held from the scheduler's drift evaluation (its advisory lock) while they are read.
   const lock = new pg.Client({ connectionString: inject("databaseUrl") });

@@ -20,6 +20,7 @@ import { createRule } from "@/lib/services/notifications/rules";
 import { testSendRule } from "@/lib/services/notifications/test-send";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
+import { settled } from "../support/settle";
 
 const SECRET = "a-webhook-secret-of-some-length";
 const MINUTE = 60_000;
@@ -57,6 +58,7 @@ async function startReceiver() {
 async function report(ws: TestWorkspace, target: string, workloads: object[]) {
   const res = await api(ws.agentKey).post("/api/v1/agent/report", { environment: "production", target: { name: target, kind: "docker" }, observed_at: new Date().toISOString(), workloads });
   expect(res.status).toBe(202);
+  await settled(ws);
 }
 const workload = (service: string, version: string, since: string, digest: number) =>
   ({ service, container: service, main: true, image: `registry.notify.test/acme/${service}:${version}`, digest: D(digest), platform_digest: null, platform: "linux/amd64", since });

@@ -12,6 +12,7 @@ import {
 } from "@/lib/domain/drift";
 import { detectEnvDrift } from "@/lib/domain/drift/detect-env";
 import type { EffectivePolicy } from "@/lib/domain/policy";
+import { log } from "@/lib/log";
 import { loadClosedHistory, loadDriftInputs, type DriftInputs } from "./load-inputs";
 import { persistPlan, type PlanNames } from "./persist-plan";
 
@@ -69,6 +70,30 @@ export async function evaluateWorkspaceDrift(
     return launch(slot, deps, workspaceId, opts);
   });
   return slot.queued;
+}
+
+/**
+ * Starts an evaluation, or joins the one queued, without waiting for it: report
+ * intake answers 202 as soon as history is stored, and a burst of reports shares
+ * one evaluation. A failure is logged; the scheduler's tick evaluates every
+ * workspace each minute, so a lost request is made good there.
+ */
+export function requestWorkspaceDrift(deps: EvaluateDeps, workspaceId: string): void {
+  evaluateWorkspaceDrift(deps, workspaceId).catch((err: unknown) => log.warn(`drift evaluation after a report failed: ${String(err)}`));
+}
+
+/**
+ * Read-your-writes in this process: a read that follows a report waits for the
+ * evaluation that report requested (at most `maxMs`), so what it shows includes
+ * the report's drift. Costs a map lookup when nothing is pending.
+ */
+export async function driftSettled(workspaceId: string, maxMs = 10_000): Promise<void> {
+  const slot = slots.get(workspaceId);
+  if (slot === undefined) return;
+  const pending = slot.queued ?? slot.running;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([pending.then(ignore, ignore), new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs).unref()))]);
+  clearTimeout(timer);
 }
 
 // One evaluation at a time in this process: each holds a transaction's connection
