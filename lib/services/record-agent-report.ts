@@ -163,13 +163,40 @@ export async function applyTargetReport(ctx: Pick<Ctx, "db" | "now">, workspaceI
         where: { id: target.id },
         data: { environmentId: environment.id, lastObservedAt: observedAt, lastReportAt: now, lastReportHash: fingerprint, agentKeyId: agentKeyId },
       });
-      return { ...base, changed: fresh.length > 0 || closeAt.size > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
+      return { ...base, changed: fresh.length > 0 || closeAt.size > 0 || reopened > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
     },
     // Under a burst of reports, wait for a connection rather than fail; overload answers 503 (lib/http/problem.ts).
     { timeout: 30_000, maxWait: 15_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
   );
 
   return outcome;
+}
+
+/**
+ * A workload missing from one report (a partial listing by the runtime) and back, unchanged, in a newer
+ * one never stopped: same container, image, digest and start time as its container's last run, which a
+ * report closed. That run is reopened instead of stored twice; the workload leaves `fresh`. Only a
+ * workload that started before the last accepted report can be one, so a normal report costs no query.
+ */
+async function reopenReappeared(tx: Prisma.TransactionClient, targetId: string, lastObservedAt: Date | null, fresh: Workload[], open: OpenRun[]): Promise<number> {
+  const candidates = fresh.filter(
+    (w) => lastObservedAt && new Date(w.since) < lastObservedAt && !open.some((r) => r.serviceName === w.service && r.container === w.container),
+  );
+  if (candidates.length === 0) return 0;
+  const last = await tx.$queryRaw<OpenRun[]>`
+    SELECT DISTINCT ON (r.service_id, r.container) r.id, s.name AS "serviceName", r.container, r.image, r.digest, r."from"
+    FROM runs r JOIN services s ON s.id = r.service_id
+    WHERE r.target_id = ${targetId}::uuid AND r."to" IS NOT NULL AND r.container = ANY(${candidates.map((w) => w.container)}::text[])
+    ORDER BY r.service_id, r.container, r."to" DESC, r.id DESC`;
+  const ids: bigint[] = [];
+  for (const w of candidates) {
+    const run = last.find((r) => sameWorkload(r, w) && r.from.getTime() === new Date(w.since).getTime());
+    if (!run) continue;
+    ids.push(run.id);
+    fresh.splice(fresh.indexOf(w), 1);
+  }
+  if (ids.length) await tx.$executeRaw`UPDATE runs SET "to" = NULL WHERE id = ANY(${ids}::bigint[])`;
+  return ids.length;
 }
 
 function maxDate(a: Date, b: Date): Date {
