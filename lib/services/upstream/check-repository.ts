@@ -48,6 +48,10 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   let tags: string[];
   try {
     tags = await clients.registry.listTags(target);
+    // An empty answer where tags were stored is a registry glitch, not every tag deleted: keep the list.
+    if (tags.length === 0 && (await db.upstreamTag.count({ where: { repositoryId: repo.id } })) > 0) {
+      throw new AppError("registry_unavailable", `${repo.key}: the registry listed no tags; the stored list is kept.`);
+    }
   } catch (err) {
     if (isPrivateRepositoryError(err)) {
       await db.upstreamRepository.update({
