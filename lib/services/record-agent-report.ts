@@ -119,6 +119,7 @@ export async function applyTargetReport(ctx: Pick<Ctx, "db" | "now">, workspaceI
         if (run) matched.add(run.id);
         else fresh.push(w);
       }
+      const reopened = movedEnvironment ? 0 : await reopenReappeared(tx, target.id, target.last_observed_at, fresh, open);
       const closeAt = new Map<bigint, Date>();
       for (const w of fresh) {
         // The workload's previous image, if it ran here, ends when the new one started.
