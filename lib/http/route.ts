@@ -132,6 +132,8 @@ export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op
       const services = await getServerServices();
       const actor = await authenticate(req, op.auth, services);
       const ctx: Ctx = { db: services.db, config: services.config, now: services.now, actor };
+      // A read after a report sees that report's drift (evaluated just after the 202).
+      if ((req.method === "GET" || req.method === "HEAD") && actor.workspaceId) await driftSettled(actor.workspaceId);
 
       let params: unknown = undefined;
       if (op.params) {
@@ -164,8 +166,6 @@ export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op
         headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
       });
     } catch (err) {
-      // A read after a report sees that report's drift (evaluated just after the 202).
-      if ((req.method === "GET" || req.method === "HEAD") && actor.workspaceId) await driftSettled(actor.workspaceId);
       return errorToResponse(err);
     }
   };
