@@ -62,6 +62,20 @@ export function zodErrors(error: z.ZodError, root: "" | "/query" | "/params" = "
   }));
 }
 
+/**
+ * A driver error that means the database went away or is not taking work yet
+ * (a restart, a failover, the connection limit), as the PostgreSQL adapter
+ * reports it: an unreachable or closed connection, SQLSTATE class 08, or
+ * 57P01-57P03 (shutting down, starting up), 53300 (too many connections).
+ */
+export function databaseUnreachable(err: unknown): boolean {
+  const cause = (err as { meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } } })?.meta?.driverAdapterError?.cause;
+  if (!cause) return false;
+  if (cause.kind === "DatabaseNotReachable" || cause.kind === "ConnectionClosed" || cause.kind === "SocketTimeout" || cause.kind === "TooManyConnections") return true;
+  const sqlState = cause.originalCode ?? cause.code ?? "";
+  return /^08|^57P0[123]$|^53300$/.test(sqlState);
+}
+
 /** Any thrown value → a problem response. Unknown errors are logged and answered with a generic 500. */
 export function errorToResponse(err: unknown): Response {
   if (err instanceof AppError) {
@@ -74,7 +88,7 @@ export function errorToResponse(err: unknown): Response {
   if (e?.code === "P2002") return problemResponse("conflict", "An object with that name already exists.");
   if (e?.code === "P2025") return problemResponse("not_found", "The object was not found.");
   // No database connection within the wait: overload or a database restart. Clients retry.
-  if (e?.code === "P2028" || e?.code === "P1001" || e?.code === "P1017" || /ECONNREFUSED|Connection terminated|too many clients/i.test(String(e?.message))) {
+  if (e?.code === "P2028" || e?.code === "P1001" || e?.code === "P1017" || databaseUnreachable(err) || /ECONNREFUSED|ECONNRESET|Connection terminated|is not queryable|too many clients/i.test(String(e?.message))) {
     log.warn("database busy or unreachable", { error: String(e?.message).slice(0, 200) });
     return problemResponse("unavailable", "The database is busy or unreachable; retry shortly.", { headers: { "retry-after": "2" } });
   }
