@@ -5,8 +5,49 @@
 import { summarizeRegistryRequests } from "@/tests/support/registry";
 import { getUpstreamClients } from "@/lib/server/upstream-clients";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
-import type { Figure } from "./figures";
+import { loadNow, type Figure } from "./figures";
 import { pool, postReport, type Fleet } from "./fleet";
+
+export type CycleResult = { seconds: number; checked: number; requests: Record<string, number> };
+
+/**
+ * One upstream cycle as the scheduler runs it (ticks of 500, 16 at once)
+ * until nothing is due; the registry's requests counted from its access log.
+ */
+export async function runCheckCycle(fleet: Fleet): Promise<CycleResult> {
+  const deps = { db: fleet.db, config: fleet.config, clients: getUpstreamClients(fleet.config), now: () => new Date() };
+  await fleet.registry.clearLog();
+  const start = performance.now();
+  let checked = 0;
+  for (;;) {
+    const tick = await runCheckTick(deps, { limit: 500, concurrency: 16 });
+    checked += tick.leased;
+    if (tick.leased === 0) break;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  await fleet.registry.syncLog();
+  return { seconds, checked, requests: summarizeRegistryRequests(fleet.registry.log) };
+}
+
+/**
+ * The hourly cycle over the seeded fleet's repositories, an hour after the
+ * first check, with nothing changed upstream: its duration (target scaled to
+ * 120 s per 1,000 repositories), one tag page per repository, no manifest GET.
+ */
+export async function benchSteadyChecks(fleet: Fleet, repositories: number): Promise<Figure[]> {
+  await fleet.db.upstreamRepository.updateMany({ where: { host: fleet.registry.host }, data: { dueAt: new Date(0) } });
+  const load = loadNow();
+  const steady = await runCheckCycle(fleet);
+  const tagLists = steady.requests["GET tags/list"] ?? 0;
+  const manifestGets = steady.requests["GET manifests"] ?? 0;
+  const other = Object.entries(steady.requests).filter(([k]) => k !== "GET tags/list").reduce((n, [, v]) => n + v, 0);
+  const per1000 = (steady.seconds * 1000) / Math.max(1, steady.checked);
+  return [
+    { name: "checks.hourly_cycle.seconds", value: round1(steady.seconds), unit: "s", target: `< ${round1(120 * repositories / 1000)} (120 s per 1,000 repositories)`, pass: per1000 < 120 && steady.checked === repositories, note: `${steady.checked} of ${repositories} repositories checked, nothing changed upstream`, load, scale: "lower" },
+    { name: "checks.steady.requests_per_repository", value: round2(tagLists / Math.max(1, steady.checked)), unit: "requests", target: "≤ 1 (one tag page each)", pass: tagLists <= steady.checked && other === 0 && steady.checked > 0, note: JSON.stringify(steady.requests), load },
+    { name: "checks.steady.manifest_gets", value: manifestGets, unit: "requests", target: "0", pass: manifestGets === 0 && steady.checked > 0, load },
+  ];
+}
 
 export async function benchChecks(fleet: Fleet, opts: { repositories?: number } = {}, log: (l: string) => void = () => {}): Promise<Figure[]> {
   const count = opts.repositories ?? 1000;

@@ -2,6 +2,7 @@
 // set), a real registry on loopback, and a real `driftwatch start`, seeded only
 // through public paths (agent reports, checks).
 import { spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -26,12 +27,26 @@ export type Fleet = {
   registry: TestRegistry;
   server: ChildProcess;
   /** A fresh workspace with an agent key and member token. */
-  workspace: (name: string) => Promise<{ id: string; agentKey: string; token: string; ctx: Ctx }>;
+  workspace: (name: string) => Promise<{ id: string; name: string; agentKey: string; token: string; ctx: Ctx }>;
   serverRss: () => number | null;
+  /** Samples the server's VmRSS every `everyMs` until the returned stop() gives the peak and median (MB). */
+  sampleRss: (everyMs?: number) => () => { peakMb: number; medianMb: number; samples: number };
   stop: () => Promise<void>;
 };
 
-export async function startFleet(log: (line: string) => void): Promise<Fleet> {
+/** VmRSS of a process in MB, from /proc/<pid>/status; null when it cannot be read. */
+export function rssOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `registry`: a registry shared across fleets (not stopped with this one). */
+export async function startFleet(log: (line: string) => void, opts: { registry?: TestRegistry } = {}): Promise<Fleet> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "driftwatch-bench-"));
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = process.env.DATABASE_URL;
@@ -40,7 +55,7 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
     databaseUrl = embedded.url;
   }
   await migrateDatabase(databaseUrl);
-  const registry = await startRegistry();
+  const registry = opts.registry ?? (await startRegistry());
   log(`registry on ${registry.host}, database ${embedded ? "embedded" : "external"}`);
 
   const build = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-if-stale.mjs")], { cwd: ROOT, stdio: "inherit" });
@@ -66,27 +81,34 @@ export async function startFleet(log: (line: string) => void): Promise<Fleet> {
     config,
     registry,
     server,
-    serverRss: () => {
-      try {
-        const status = spawnSync("cat", [`/proc/${server.pid}/status`], { encoding: "utf8" }).stdout;
-        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-        return Number.isFinite(kb) ? kb / 1024 : null;
-      } catch {
-        return null;
-      }
+    serverRss: () => rssOf(server.pid),
+    sampleRss: (everyMs = 200) => {
+      const samples: number[] = [];
+      const take = () => {
+        const mb = rssOf(server.pid);
+        if (mb !== null) samples.push(mb);
+      };
+      take();
+      const timer = setInterval(take, everyMs);
+      return () => {
+        clearInterval(timer);
+        take();
+        const sorted = [...samples].sort((a, b) => a - b);
+        return { peakMb: sorted.at(-1) ?? Number.NaN, medianMb: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, samples: samples.length };
+      };
     },
     workspace: async (name) => {
       const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@bench.test`, password: "bench-password" });
       const ctx: Ctx = { db, config, now: () => new Date(), actor: { kind: "system", workspaceId } };
       const agentKey = (await createAgentKey({ ctx, input: { name: `agent-${Date.now()}` } })).value;
       const token = (await createApiToken({ ctx, input: { name: "bench", role: "member" } })).value;
-      return { id: workspaceId, agentKey, token, ctx };
+      return { id: workspaceId, name, agentKey, token, ctx };
     },
     stop: async () => {
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));
       await db.$disconnect();
-      await registry.stop();
+      if (!opts.registry) await registry.stop();
       await embedded?.stop();
       await rm(dir, { recursive: true, force: true });
     },

@@ -102,7 +102,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-function configYaml(dir: string, port: number, auth: string): string {
+function configYaml(dir: string, port: number, auth: string, storageDir: string): string {
   return [
     "version: 0.1",
     "log:",
@@ -111,7 +111,7 @@ function configYaml(dir: string, port: number, auth: string): string {
     "    disabled: false",
     "storage:",
     "  filesystem:",
-    `    rootdirectory: ${JSON.stringify(path.join(dir, "data"))}`,
+    `    rootdirectory: ${JSON.stringify(storageDir)}`,
     "  delete:",
     "    enabled: true",
     "http:",
@@ -138,10 +138,10 @@ async function waitUntilUp(url: string, child: ChildProcess, stderr: () => strin
 }
 
 /** Spawns the registry on a free port; a port taken meanwhile is retried with another. */
-async function spawnRegistry(dir: string, authYaml: string, onEntry: (e: AccessLogEntry) => void): Promise<{ child: ChildProcess; port: number }> {
+async function spawnRegistry(dir: string, authYaml: string, storageDir: string, onEntry: (e: AccessLogEntry) => void): Promise<{ child: ChildProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    await writeFile(path.join(dir, "config.yml"), configYaml(dir, port, authYaml));
+    await writeFile(path.join(dir, "config.yml"), configYaml(dir, port, authYaml, storageDir));
     const child = spawn(REGISTRY_BINARY, ["serve", path.join(dir, "config.yml")], { stdio: ["ignore", "pipe", "pipe"] });
     let partial = "";
     let errText = "";
@@ -166,8 +166,12 @@ async function spawnRegistry(dir: string, authYaml: string, onEntry: (e: AccessL
   }
 }
 
-/** Starts a registry; throws one clear line when the binary is missing. */
-export async function startRegistry(opts: { auth?: RegistryAuth } = {}): Promise<TestRegistry> {
+/**
+ * Starts a registry; throws one clear line when the binary is missing.
+ * `storageDir`: keep the pushed images there across runs (the benchmark's
+ * cache); by default they live in the temp dir and go with `stop()`.
+ */
+export async function startRegistry(opts: { auth?: RegistryAuth; storageDir?: string } = {}): Promise<TestRegistry> {
   if (!existsSync(REGISTRY_BINARY)) {
     throw new Error(`docker-registry is not installed (${REGISTRY_BINARY} is missing): run \`apt-get install docker-registry\`.`);
   }
@@ -197,7 +201,7 @@ export async function startRegistry(opts: { auth?: RegistryAuth } = {}): Promise
 
   const log: AccessLogEntry[] = [];
   const syncSeen = new Set<string>();
-  const { child, port } = await spawnRegistry(dir, authYaml, (entry) => {
+  const { child, port } = await spawnRegistry(dir, authYaml, opts.storageDir ?? path.join(dir, "data"), (entry) => {
     if (entry.path.startsWith(SYNC_PREFIX)) syncSeen.add(entry.path);
     else log.push(entry);
   }).catch(async (err: unknown) => {
