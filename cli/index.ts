@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { registerAckCommand } from "./commands/ack";
 import { registerAdminCommands } from "./commands/admin";
 import { registerAgentCommand } from "./commands/agent";
+import { registerBackupCommands } from "./commands/backup";
 import { registerBadgesCommand } from "./commands/badges";
 import { registerInsightsCommands } from "./commands/insights";
 import { registerRemoteCommands } from "./commands/remote";
@@ -32,6 +33,7 @@ registerWorkerCommand(program);
 registerRemoteCommands(program);
 registerAckCommand(program);
 registerInsightsCommands(program);
+registerBackupCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -6,6 +6,8 @@ import { startEmbeddedPostgres } from "./embedded";
 export type DatabaseHandle = {
   url: string;
   embedded: boolean;
+  /** True when the embedded server was already running, started by another process. */
+  adopted: boolean;
   /** Stops the embedded server if this handle owns it; a no-op for external databases. */
   stop: () => Promise<void>;
 };
@@ -14,8 +16,8 @@ export async function openDatabase(
   config: Pick<Config, "databaseUrl" | "dataDir">,
   opts: { log?: (line: string) => void; leaveAdoptedRunning?: boolean } = {},
 ): Promise<DatabaseHandle> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, stop: async () => {} };
+  if (config.databaseUrl) return { url: config.databaseUrl, embedded: false, adopted: false, stop: async () => {} };
   const pg = await startEmbeddedPostgres(config.dataDir, { log: opts.log });
   const ownsIt = !(pg.adopted && opts.leaveAdoptedRunning);
-  return { url: pg.url, embedded: true, stop: ownsIt ? pg.stop : async () => {} };
+  return { url: pg.url, embedded: true, adopted: pg.adopted, stop: ownsIt ? pg.stop : async () => {} };
 }

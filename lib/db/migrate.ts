@@ -7,13 +7,16 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 
-const LOCK_KEY = 72_707_369; // arbitrary, constant: "driftwatch migrations"
+export const MIGRATION_LOCK_KEY = 72_707_369; // arbitrary, constant: "driftwatch migrations"
 
 export type MigrationResult = { applied: string[]; alreadyApplied: number };
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
 
-async function listMigrationDirs(dir: string): Promise<{ name: string; sql: string; checksum: string }[]> {
+export type Migration = { name: string; sql: string; checksum: string };
+
+/** The migrations this build knows, in the order they apply. */
+export async function listMigrations(dir: string = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
   return Promise.all(
@@ -26,20 +29,12 @@ async function listMigrationDirs(dir: string): Promise<{ name: string; sql: stri
 
 export async function migrateDatabase(databaseUrl: string, opts: { dir?: string; log?: (line: string) => void } = {}): Promise<MigrationResult> {
   const log = opts.log ?? (() => {});
-  const migrations = await listMigrationDirs(opts.dir ?? MIGRATIONS_DIR);
+  const migrations = await listMigrations(opts.dir ?? MIGRATIONS_DIR);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
-    await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
-      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
-      "checksum" VARCHAR(64) NOT NULL,
-      "finished_at" TIMESTAMPTZ,
-      "migration_name" VARCHAR(255) NOT NULL,
-      "logs" TEXT,
-      "rolled_back_at" TIMESTAMPTZ,
-      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
-      "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await ensureMigrationsTable(client);
     const done = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
       `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
     );
@@ -62,12 +57,7 @@ export async function migrateDatabase(databaseUrl: string, opts: { dir?: string;
       }
       await client.query("BEGIN");
       try {
-        await client.query(m.sql);
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
-           VALUES ($1, $2, now(), $3, now(), 1)`,
-          [randomUUID(), m.checksum, m.name],
-        );
+        await applyMigration(client, m);
         await client.query("COMMIT");
       } catch (err) {
         await client.query("ROLLBACK").catch(() => {});
@@ -78,7 +68,29 @@ export async function migrateDatabase(databaseUrl: string, opts: { dir?: string;
     }
     return { applied, alreadyApplied: finished.size };
   } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => {});
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
     await client.end().catch(() => {});
   }
+}
+
+export async function ensureMigrationsTable(client: pg.ClientBase) {
+  await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum" VARCHAR(64) NOT NULL,
+    "finished_at" TIMESTAMPTZ,
+    "migration_name" VARCHAR(255) NOT NULL,
+    "logs" TEXT,
+    "rolled_back_at" TIMESTAMPTZ,
+    "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count" INTEGER NOT NULL DEFAULT 0)`);
+}
+
+/** Run one migration and record it, on a client already inside a transaction (the caller commits). */
+export async function applyMigration(client: pg.ClientBase, m: Migration) {
+  await client.query(m.sql);
+  await client.query(
+    `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+     VALUES ($1, $2, now(), $3, now(), 1)`,
+    [randomUUID(), m.checksum, m.name],
+  );
 }
