@@ -6,17 +6,28 @@ import { checkRepository, type CheckDeps, type CheckOutcome } from "./check-repo
 import { syncEol } from "./sync-eol";
 
 const LEASE_MS = 5 * 60_000;
+/**
+ * Nothing is scheduled further ahead than a day (the longest back-off or Retry-After) and a lease lasts
+ * five minutes: a due time or lease beyond that was set by a clock that has since been set back, and
+ * counts as due (expired) rather than holding the repository for as long as the clock was off.
+ */
+const MAX_DUE_AHEAD_MS = 25 * 3_600_000;
 
 export type TickResult = { leased: number; outcomes: CheckOutcome[]; eolRequests: number };
 
 /** Take up to `limit` due, server-checked repositories for this worker. */
 export async function leaseDueRepositories(db: Db, now: Date, limit: number): Promise<string[]> {
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  const farAhead = new Date(now.getTime() + MAX_DUE_AHEAD_MS);
+  // A lease another scheduler took a moment ago may end a little after ours would (its clock read later):
+  // only one further ahead than a lease can reach, even across some skew, was set by a clock since set back.
+  const leaseFromSetBackClock = new Date(now.getTime() + 2 * LEASE_MS);
   const rows = await db.$queryRaw<{ id: string }[]>`
     UPDATE upstream_repositories SET leased_until = ${leaseUntil}
     WHERE id IN (
       SELECT id FROM upstream_repositories
-      WHERE checked_by = 'server' AND due_at <= ${now} AND (leased_until IS NULL OR leased_until < ${now})
+      WHERE checked_by = 'server' AND (due_at <= ${now} OR due_at > ${farAhead})
+        AND (leased_until IS NULL OR leased_until < ${now} OR leased_until > ${leaseFromSetBackClock})
       ORDER BY due_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED)
