@@ -50,7 +50,9 @@ export async function loadUrl(url: string, token: string, opts: { amount?: numbe
       else non2xx++;
     });
   });
-  const unfinished = Math.max(0, result.requests.sent - latencies.length - result.errors);
+  // autocannon's `sent` also counts attempts held back by `overallRate`, so it is only used without one.
+  const expected = opts.amount ?? (opts.rate ? latencies.length + result.errors : result.requests.sent);
+  const unfinished = Math.max(0, expected - latencies.length - result.errors);
   return { latencies, ok, non2xx, errors: result.errors, timeouts: result.timeouts, bytes, seconds: (performance.now() - started) / 1000, statuses, unfinished };
 }
 
