@@ -12,17 +12,16 @@ import { loadConfig, type Config } from "@/lib/config";
 import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
-import { createDb, type Db } from "@/lib/db/client";
-import { migrateDatabase } from "@/lib/db/migrate";
+import type { Db } from "@/lib/db/client";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { recordAgentReport } from "@/lib/services/record-agent-report";
 import { setupWorkspace } from "@/lib/services/setup-workspace";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
-import { testDb } from "../support/api";
 import { startConnectionCounter, startFaultProxy, type FaultProxy, type FaultRule } from "../support/fault-proxy";
 import { registryPusher } from "../support/registry";
+import { createScratchDb, type ScratchDb } from "../support/scratch-db";
 import { fixture, startReplayServer, type ReplayServer } from "../support/replay-server";
 
 type Exchange = { headers: Record<string, string>; body: unknown };
@@ -32,7 +31,7 @@ const HOUR = 60 * MIN;
 const REPO = `faults/app-${randomUUID().slice(0, 6)}`;
 const CLIENT_TIMEOUT_MS = 1_500;
 
-let dbName: string;
+let scratch: ScratchDb;
 let db: Db;
 let registry: FaultProxy;
 let githubReplay: ReplayServer;
@@ -152,12 +151,8 @@ const lastOf = (path: string) => new URL(path, "http://x").searchParams.get("las
 
 beforeAll(async () => {
   // A database of its own in the test cluster: the scheduler here leases every due repository.
-  dbName = `faults_upstream_${randomUUID().slice(0, 8)}`;
-  await testDb().$executeRawUnsafe(`CREATE DATABASE "${dbName}"`);
-  const url = new URL(inject("databaseUrl"));
-  url.pathname = `/${dbName}`;
-  await migrateDatabase(url.toString());
-  db = createDb(url.toString(), { max: 4 });
+  scratch = await createScratchDb("faults_upstream");
+  db = scratch.db;
 
   pusher = registryPusher(inject("registryUrl"));
   for (const tag of ["1.0.0", "1.1.0", "1.2.0"]) await pusher.pushImage(REPO, tag);
@@ -208,11 +203,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await db?.$disconnect();
   await registry?.close();
   await github?.close();
   await githubReplay?.close();
-  if (dbName) await testDb().$executeRawUnsafe(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await scratch?.drop();
 });
 
 describe("a registry that fails", () => {

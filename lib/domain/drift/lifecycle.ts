@@ -115,7 +115,9 @@ function resolve(
   isSilenced: (d: DriftRecord) => boolean,
   now: Date,
 ): void {
-  plan.toResolve.push({ id: record.id, resolvedAt: now });
+  // A clock set back must not end a drift before it began (or was announced): no negative durations.
+  const floor = Math.max(record.openedAt.getTime(), record.announcedAt?.getTime() ?? 0);
+  plan.toResolve.push({ id: record.id, resolvedAt: now.getTime() < floor ? new Date(floor) : now });
   // Only an announced drift was ever notified; one that ends before that stays quiet.
   if (record.state === "announced") plan.events.push(eventOf("drift_resolved", record.id, record, record.openedAt, isSilenced(record), now));
 }

@@ -40,9 +40,11 @@ export async function persistPlan(tx: Tx, input: PersistInput): Promise<{ events
 
   // Resolve first: a duplicate live record must leave before anything reuses its slot.
   if (plan.toResolve.length > 0) {
+    // Each at the plan's time: never before the drift opened or was announced, even with the clock set back.
     await tx.$executeRaw`
-      UPDATE drifts SET state = 'resolved', resolved_at = ${now}, active = NULL, updated_at = ${now}
-      WHERE id = ANY(${plan.toResolve.map((r) => r.id)}::uuid[]) AND active`;
+      UPDATE drifts SET state = 'resolved', resolved_at = v.at, active = NULL, updated_at = ${now}
+      FROM unnest(${plan.toResolve.map((r) => r.id)}::uuid[], ${plan.toResolve.map((r) => r.resolvedAt)}::timestamptz[]) AS v(id, at)
+      WHERE drifts.id = v.id AND drifts.active`;
   }
   if (plan.toUpdate.length > 0) {
     const u = plan.toUpdate;
@@ -125,7 +127,8 @@ function eventRow(event: DriftEvent, input: PersistInput, lookup: Lookup): Event
     baseUrl: names.baseUrl,
     drift: {
       service: service.name, team: service.team, environment, kind: event.kind, state,
-      running: event.running, expected: event.expected, openedAt: event.openedAt, announcedAt, resolvedAt: isDetected ? null : now,
+      running: event.running, expected: event.expected, openedAt: event.openedAt, announcedAt,
+      resolvedAt: isDetected ? null : (input.plan.toResolve.find((r) => r.id === driftId)?.resolvedAt ?? now),
     },
   });
   return {

@@ -22,6 +22,7 @@ import type { Resolve } from "@/lib/net/destination";
 
 /** Longer than any send can take (HTTP 10 s, SMTP up to 20 s) times the rounds of one batch. */
 export const LEASE_MS = 5 * 60_000;
+const MAX_DUE_AHEAD_MS = 25 * 3_600_000;
 const BATCH = 25;
 const CONCURRENCY = 5;
 const MAX_ROUNDS = 20;
@@ -50,6 +51,11 @@ type Leased = { id: string; event_id: string; rule_id: string; attempts: number;
 
 export async function leaseDueDeliveries(deps: Pick<DeliverDeps, "db" | "config">, now: Date, opts: DeliverOptions = {}): Promise<Leased[]> {
   const until = new Date(now.getTime() + (opts.leaseMs ?? LEASE_MS));
+  // Retries are at most a day away and a lease lasts minutes: anything later was set by a clock since set back.
+  const farAhead = new Date(now.getTime() + MAX_DUE_AHEAD_MS);
+  // Another worker's lease taken a moment ago may end a little after ours would (its clock read later):
+  // only one further ahead than any lease reaches, even across some skew, was set by a clock since set back.
+  const fromSetBackClock = new Date(now.getTime() + 2 * Math.max(LEASE_MS, opts.leaseMs ?? 0));
   // A worker without SMTP leaves e-mail to one that has it (the rule could not have been made without it).
   const hasSmtp = Boolean(deps.config.smtpUrl);
   const workspaceId = opts.workspaceId ?? null;
@@ -58,8 +64,8 @@ export async function leaseDueDeliveries(deps: Pick<DeliverDeps, "db" | "config"
     WHERE d.id IN (
       SELECT x.id FROM deliveries x
       JOIN notification_rules r ON r.id = x.rule_id
-      WHERE x.state = 'pending' AND x.next_attempt_at <= ${now}
-        AND (x.leased_until IS NULL OR x.leased_until <= ${now})
+      WHERE x.state = 'pending' AND (x.next_attempt_at <= ${now} OR x.next_attempt_at > ${farAhead})
+        AND (x.leased_until IS NULL OR x.leased_until <= ${now} OR x.leased_until > ${fromSetBackClock})
         AND (r.channel <> 'email' OR ${hasSmtp})
         AND (${workspaceId}::uuid IS NULL OR r.workspace_id = ${workspaceId}::uuid)
       ORDER BY x.next_attempt_at, x.id
