@@ -2,7 +2,8 @@
 // API tokens and agent keys are handled by lib/services/authenticate.ts.
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { z } from "zod";
+import { credentialsSchema } from "@/lib/auth/credentials";
+import { clientAddress } from "@/lib/http/client-address";
 import { log } from "@/lib/log";
 import { getServerServices } from "@/lib/server/services";
 import { signInWithPassword } from "@/lib/services/sign-in";
@@ -10,8 +11,6 @@ import { signInWithPassword } from "@/lib/services/sign-in";
 class TooManyAttempts extends CredentialsSignin {
   override code = "rate_limited";
 }
-
-const credentialsSchema = z.object({ email: z.string().trim().toLowerCase().email().max(320), password: z.string().min(1).max(1000) });
 
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
@@ -23,6 +22,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       // Names are minified in the production build; Auth.js errors carry a stable `type`.
       const type = (error as Error & { type?: string }).type;
       if (type === "CredentialsSignin" || error instanceof TooManyAttempts) return;
+      // A request without Auth.js's CSRF token is refused: an attempt, not a fault.
+      if (type === "MissingCSRF") return log.warn(`auth: ${type}`);
       log.error(`auth: ${error.name}: ${error.message}`);
     },
     warn(code) {
@@ -37,7 +38,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) return null;
         const { db, now } = await getServerServices();
-        const ip = request?.headers?.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "local";
+        const ip = clientAddress(request?.headers);
         const result = await signInWithPassword({ db, now }, { ...parsed.data, ip });
         if (result.kind === "rate_limited") throw new TooManyAttempts();
         if (result.kind !== "ok") return null;

@@ -43,7 +43,11 @@ step "unit tests"
 npx vitest run --project unit --passWithNoTests --reporter=default --reporter=json --outputFile.json="$results_dir/unit.json" || status=1
 
 step "integration tests (${DATABASE_URL:+external database}${DATABASE_URL:-embedded database})"
-npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results_dir/integration.json" || status=1
+mkdir -p "$results_dir/run"
+DRIFTWATCH_TEST_RUN_DIR="$results_dir/run" npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results_dir/integration.json" || status=1
+
+step "secrets in the logs of the integration run"
+node scripts/check-secrets-in-logs.mjs "$results_dir/run" || status=1
 
 if [ -z "${DATABASE_URL:-}" ]; then
   step "contract tests against an external PostgreSQL (DATABASE_URL)"

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { loadConfig, type Config } from "@/lib/config";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { forwardedFor } from "@/lib/http/client-address";
 import { log, setLogLevel } from "@/lib/log";
 import { ensureAuthSecret } from "@/lib/server/auth-secret";
 import { startBackgroundWork } from "@/lib/server/background";
@@ -64,6 +65,9 @@ export function registerStartCommand(program: Command) {
       await app.prepare();
       const handler = app.getRequestHandler();
       const server = http.createServer((req, res) => {
+        const xff = forwardedFor(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
+        if (xff) req.headers["x-forwarded-for"] = xff;
+        else delete req.headers["x-forwarded-for"];
         handler(req, res).catch((err: unknown) => {
           log.error(`request failed: ${String(err)}`);
           if (!res.headersSent) {

@@ -1,5 +1,7 @@
 // Password sign-in with brute-force protection: after 5 failures for one
-// e-mail (or 20 from one address) within 15 minutes, answer rate_limited.
+// e-mail (or 20 from one address) within 15 minutes, answer rate_limited with
+// how long to wait. Failures are rows in login_attempts, so every web server
+// sharing the database counts the same attempts.
 import type { Db } from "@/lib/db/client";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 
@@ -10,21 +12,31 @@ const PER_IP = 20;
 export type SignInResult =
   | { kind: "ok"; user: { id: string; email: string; name: string | null } }
   | { kind: "invalid" }
-  | { kind: "rate_limited" };
+  | { kind: "rate_limited"; retryAfterSeconds: number };
+
+type Deps = { db: Db; now: () => Date };
 
 // Verifying against a real hash when the user is unknown keeps timing equal.
 let dummyHash: Promise<string> | undefined;
 
-export async function signInWithPassword(
-  { db, now }: { db: Db; now: () => Date },
-  input: { email: string; password: string; ip: string },
-): Promise<SignInResult> {
-  const since = new Date(now().getTime() - WINDOW_MS);
-  const [byEmail, byIp] = await Promise.all([
-    db.loginAttempt.count({ where: { key: `email:${input.email}`, at: { gte: since } } }),
-    db.loginAttempt.count({ where: { key: `ip:${input.ip}`, at: { gte: since } } }),
-  ]);
-  if (byEmail >= PER_EMAIL || byIp >= PER_IP) return { kind: "rate_limited" };
+/** Seconds until the `limit`-th newest failure for `key` leaves the window, or 0 when under the limit. */
+async function waitFor(db: Db, key: string, limit: number, now: Date): Promise<number> {
+  const since = new Date(now.getTime() - WINDOW_MS);
+  const recent = await db.loginAttempt.findMany({ where: { key, at: { gte: since } }, orderBy: { at: "desc" }, take: limit, select: { at: true } });
+  if (recent.length < limit) return 0;
+  return Math.max(1, Math.ceil((recent[limit - 1]!.at.getTime() + WINDOW_MS - now.getTime()) / 1000));
+}
+
+/** Whether this e-mail or address must wait before trying again (0: may try now). */
+export async function signInRetryAfter({ db, now }: Deps, input: { email: string; ip: string }): Promise<number> {
+  const at = now();
+  const [byEmail, byIp] = await Promise.all([waitFor(db, `email:${input.email}`, PER_EMAIL, at), waitFor(db, `ip:${input.ip}`, PER_IP, at)]);
+  return Math.max(byEmail, byIp);
+}
+
+export async function signInWithPassword({ db, now }: Deps, input: { email: string; password: string; ip: string }): Promise<SignInResult> {
+  const retryAfterSeconds = await signInRetryAfter({ db, now }, input);
+  if (retryAfterSeconds > 0) return { kind: "rate_limited", retryAfterSeconds };
 
   const user = await db.user.findUnique({ where: { email: input.email } });
   dummyHash ??= hashPassword("not-a-real-password");

@@ -4,7 +4,8 @@ import type { z } from "zod";
 import type { createComposeTargetSchema, targetSchema } from "@/lib/api/schemas/matrix";
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
-import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
+import { checkDestination, systemResolve, type Resolve } from "@/lib/net/destination";
+import { actorLabel, hasRole, requireRole, workspaceOf, type Ctx } from "./context";
 
 type TargetOut = z.infer<typeof targetSchema>;
 type ComposeConfig = { repository_url?: string; branch?: string; paths?: string[] };
@@ -39,10 +40,36 @@ function checkRepositoryUrl(url: string): void {
   throw new AppError("invalid_input", "repository_url is not a valid repository address.", { errors: [{ pointer: "/repository_url", detail: "must be an https://, ssh://, git@host:path, file:// URL or an absolute path" }] });
 }
 
-export async function createComposeTarget({ ctx, input }: { ctx: Ctx; input: z.infer<typeof createComposeTargetSchema> }): Promise<TargetOut> {
+/** The network host a repository URL names (`https://h/…`, `ssh://u@h:22/…`, `git@h:path`), or null for a local one. */
+function repositoryHost(url: string): string | null {
+  const scp = /^[\w.-]+@([\w.-]+):/.exec(url);
+  if (scp && !url.includes("://")) return scp[1]!;
+  const m = /^(?:https?|ssh|git):\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^/:?#]*)/i.exec(url);
+  return m ? m[1]! : null;
+}
+
+/**
+ * Like webhooks (lib/net): a repository on a loopback, private, link-local or
+ * metadata address, by literal IP in any spelling or by a name resolving to
+ * one, is refused unless an admin adds it. A name that does not resolve now is
+ * accepted (the refresh reports it).
+ */
+async function checkRepositoryHost(ctx: Ctx, url: string, resolve: Resolve): Promise<void> {
+  const host = repositoryHost(url);
+  if (host === null) return;
+  try {
+    await checkDestination(`http://${host}/`, { allowPrivate: hasRole(ctx.actor, "admin"), resolve, pointer: "/repository_url" });
+  } catch (err) {
+    if (err instanceof AppError && err.code === "unavailable") return;
+    throw err;
+  }
+}
+
+export async function createComposeTarget({ ctx, input, resolve = systemResolve }: { ctx: Ctx; input: z.infer<typeof createComposeTargetSchema>; resolve?: Resolve }): Promise<TargetOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   checkRepositoryUrl(input.repository_url);
+  await checkRepositoryHost(ctx, input.repository_url, resolve);
   const name = input.name ?? `compose@${input.environment}`;
   const created = await ctx.db.$transaction(async (tx) => {
     let env = await tx.environment.findUnique({ where: { workspaceId_name: { workspaceId, name: input.environment } } });

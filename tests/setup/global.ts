@@ -2,13 +2,16 @@
 // start`. With DATABASE_URL set, that server is used; otherwise an embedded
 // PostgreSQL is started in a temp directory, exactly as Driftwatch does.
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { startRegistry } from "../support/registry";
+import { createDb } from "@/lib/db/client";
+import { HTPASSWD_USER, startRegistry } from "../support/registry";
+import { recordSecret, RUN_DIR_ENV, SECRETS_FILE } from "../support/secrets";
 import { startDriftwatch } from "../support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -26,6 +29,15 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "driftwatch-test-"));
+  // The run directory: every server's output and every secret the tests hand
+  // out, checked against each other at the end (scripts/check-secrets-in-logs.mjs).
+  // scripts/test.sh passes its own, to check again after the run.
+  const keepRunDir = Boolean(process.env[RUN_DIR_ENV]);
+  const runDir = process.env[RUN_DIR_ENV] || path.join(dataDir, "run");
+  mkdirSync(runDir, { recursive: true });
+  process.env[RUN_DIR_ENV] = runDir;
+  recordSecret("registry credential", `${HTPASSWD_USER.username}:${HTPASSWD_USER.password}`);
+  recordSecret("registry credential", Buffer.from(`${HTPASSWD_USER.username}:${HTPASSWD_USER.password}`).toString("base64"));
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -47,7 +59,9 @@ export default async function setup(project: TestProject) {
       DRIFTWATCH_EOL: "false",
       DRIFTWATCH_SERVER_REGISTRIES: registry.host,
       DRIFTWATCH_INSECURE_REGISTRIES: registry.host,
-      DRIFTWATCH_LOG_LEVEL: "warn",
+      // Everything is logged (to the run's log file; only warnings and errors are echoed),
+      // so the secrets check sees every line the server could print.
+      DRIFTWATCH_LOG_LEVEL: "debug",
     },
   });
   const baseUrl = server.baseUrl;
@@ -60,10 +74,31 @@ export default async function setup(project: TestProject) {
   project.provide("registryUrl", registry.url);
 
   return async () => {
+    await recordStoredSecrets(databaseUrl, runDir).catch((err: unknown) => console.error(`secrets check: could not read stored secrets: ${String(err)}`));
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
     await registry.stop();
     await embedded?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    const check = spawnSync(process.execPath, [path.join(ROOT, "scripts/check-secrets-in-logs.mjs"), runDir], { encoding: "utf8" });
+    process.stderr.write(check.stdout + check.stderr);
+    if (!keepRunDir) await rm(dataDir, { recursive: true, force: true });
+    if (check.status !== 0) throw new Error("a secret used by the tests appears in the server's log (see above)");
   };
+}
+
+/** Webhook secrets and header values that tests stored in notification rules (the database is the one place they are all known). */
+async function recordStoredSecrets(databaseUrl: string, runDir: string) {
+  const db = createDb(databaseUrl, { max: 1 });
+  try {
+    const rows = await db.$queryRawUnsafe<{ config: unknown }[]>("SELECT config FROM notification_rules");
+    const lines: string[] = [];
+    for (const { config } of rows) {
+      const c = (config ?? {}) as { secret?: unknown; headers?: Record<string, unknown>; url?: unknown };
+      if (typeof c.secret === "string") lines.push(JSON.stringify({ kind: "webhook secret", value: c.secret }));
+      for (const v of Object.values(c.headers ?? {})) if (typeof v === "string") lines.push(JSON.stringify({ kind: "webhook header", value: v }));
+    }
+    if (lines.length) await appendFile(path.join(runDir, SECRETS_FILE), lines.join("\n") + "\n");
+  } finally {
+    await db.$disconnect();
+  }
 }

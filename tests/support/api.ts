@@ -10,6 +10,7 @@ import { createApiToken } from "@/lib/services/create-api-token";
 import type { Ctx } from "@/lib/services/context";
 import { setupWorkspace } from "@/lib/services/setup-workspace";
 import { assertMatchesOpenApi } from "./openapi";
+import { recordSecret } from "./secrets";
 
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string; contentType: string | null };
 
@@ -85,5 +86,9 @@ export async function makeWorkspace(prefix = "ws"): Promise<TestWorkspace> {
   const viewer = (await createApiToken({ ctx, input: { name: "viewer", role: "viewer" } })).value;
   const member = (await createApiToken({ ctx, input: { name: "member", role: "member" } })).value;
   const agentKey = (await createAgentKey({ ctx, input: { name: "agent" } })).value;
+  recordSecret("password", owner.password);
+  recordSecret("API token", viewer);
+  recordSecret("API token", member);
+  recordSecret("agent key", agentKey);
   return { name, id: workspaceId, owner, viewer, member, agentKey, ctx };
 }

@@ -1,7 +1,9 @@
 // Start a real `driftwatch start` for tests and benchmarks, and wait until it answers.
 import { spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { runLogFile } from "./secrets";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -27,9 +29,15 @@ export async function startDriftwatch(opts: { env: NodeJS.ProcessEnv; args?: str
     env: { DRIFTWATCH_BASE_URL: baseUrl, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+  // In a test run, everything the server prints is kept for scripts/check-secrets-in-logs.mjs.
+  const logFile = runLogFile(`driftwatch-${port}`);
+  child.stdout!.on("data", (c: Buffer) => {
+    output += c.toString();
+    if (logFile) appendFileSync(logFile, c);
+  });
   child.stderr!.on("data", (c: Buffer) => {
     output += c.toString();
+    if (logFile) appendFileSync(logFile, c);
     if (opts.echoStderr) process.stderr.write(c);
   });
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);

@@ -1,3 +1,28 @@
+// Auth.js's own routes (with its CSRF token on every POST). A password
+// sign-in from an e-mail or address that failed too often is answered here
+// with 429 problem+json and Retry-After, before Auth.js runs.
 import { handlers } from "@/auth";
+import { normalizeEmail } from "@/lib/auth/credentials";
+import { clientAddress } from "@/lib/http/client-address";
+import { errorToResponse, problemResponse } from "@/lib/http/problem";
+import { getServerServices } from "@/lib/server/services";
+import { signInRetryAfter } from "@/lib/services/sign-in";
 
-export const { GET, POST } = handlers;
+export const { GET } = handlers;
+
+export async function POST(req: Request): Promise<Response> {
+  if (new URL(req.url).pathname.endsWith("/callback/credentials")) {
+    try {
+      const form = await req.clone().formData().catch(() => null);
+      const email = normalizeEmail(form?.get("email"));
+      const { db, now } = await getServerServices();
+      const wait = await signInRetryAfter({ db, now }, { email: email ?? "", ip: clientAddress(req.headers) });
+      if (wait > 0) {
+        return problemResponse("rate_limited", "Too many failed sign-ins. Wait before trying again.", { headers: { "retry-after": String(wait) } });
+      }
+    } catch (err) {
+      return errorToResponse(err);
+    }
+  }
+  return handlers.POST(req as Parameters<typeof handlers.POST>[0]);
+}
