@@ -51,7 +51,9 @@ export function registerBackupCommands(program: Command) {
       await access(source, constants.R_OK).catch((err: NodeJS.ErrnoException) => {
         throw new BackupFileError(`cannot read ${source}: ${err.code === "ENOENT" ? "no such file" : err.code === "EACCES" ? "permission denied" : err.message}`);
       });
-      if ((await stat(source)).isDirectory()) throw new BackupFileError(`cannot read ${source}: it is a directory`);
+      const info = await stat(source);
+      if (info.isDirectory()) throw new BackupFileError(`cannot read ${source}: it is a directory`);
+      if (info.size === 0) throw new BackupFileError(`${source} is empty: not a Driftwatch backup`);
       if (opts.check) {
         const checked = await checkBackupFile(source);
         if (opts.json) printJson({ file: source, ...checked.summary, created_at: checked.header.created_at, migrations: checked.header.migrations.map((m) => m.name), sections: checked.tables });

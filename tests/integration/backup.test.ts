@@ -239,6 +239,8 @@ describe("driftwatch backup and restore", () => {
     await writeFile(edited, gzipSync(lines.join("\n")));
     const notBackup = path.join(root, "not-a-backup.txt");
     await writeFile(notBackup, "hello\n");
+    const empty = path.join(root, "empty.backup");
+    await writeFile(empty, "");
 
     const cases: [string, RegExp][] = [
       [truncated, /^driftwatch: the backup file is truncated \(its compressed data ends early\)\n$/],
@@ -246,6 +248,7 @@ describe("driftwatch backup and restore", () => {
       [edited, /^driftwatch: the backup file is corrupt \(table workspaces does not match its checksum\)\n$/],
       [notBackup, /^driftwatch: the file is not a Driftwatch backup \(not gzip data\)\n$/],
       [path.join(root, "missing.backup"), /^driftwatch: cannot read .*missing\.backup: no such file\n$/],
+      [empty, /^driftwatch: .*empty\.backup is empty: not a Driftwatch backup\n$/],
     ];
     const results = await Promise.all(cases.map(([file]) => cli(["restore", "--force", "--quiet", file], env)));
     results.forEach((r, i) => {

@@ -39,11 +39,9 @@ export async function createBackup(databaseUrl: string, file: string, opts: { pr
         await writer.beginTable(table, columns);
         const stream = client.query(copyTo(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) TO STDOUT`));
         let nextReport = PROGRESS_EVERY_ROWS;
-        let seen = 0;
         for await (const chunk of stream as AsyncIterable<Buffer>) {
           if (failure) throw failure;
-          await writer.rows(chunk);
-          seen += countLines(chunk);
+          const seen = await writer.rows(chunk);
           if (seen >= nextReport) {
             progress(`backup: ${table}: ${seen.toLocaleString("en")} rows so far`);
             nextReport += PROGRESS_EVERY_ROWS;
@@ -70,12 +68,6 @@ export async function createBackup(databaseUrl: string, file: string, opts: { pr
   } finally {
     await client.end().catch(() => {});
   }
-}
-
-function countLines(chunk: Buffer) {
-  let n = 0;
-  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
-  return n;
 }
 
 async function readHeader(client: pg.Client): Promise<BackupHeader> {

@@ -78,13 +78,12 @@ export class BackupWriter {
     await this.line(`TABLE ${JSON.stringify({ name, columns })}`);
   }
 
-  /** COPY TO output, in chunks of any size; rows are counted by their newlines. */
-  async rows(chunk: Buffer) {
+  /** COPY TO output, in chunks of any size; rows are counted by their newlines. Returns the rows so far. */
+  async rows(chunk: Buffer): Promise<number> {
     if (!this.section) throw new Error("rows outside a table");
-    let n = 0;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
-    this.section.rows += n;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) this.section.rows++;
     await this.put(chunk);
+    return this.section.rows;
   }
 
   async endTable(): Promise<number> {
