@@ -9,7 +9,7 @@ import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { forwardedFor } from "@/lib/http/client-address";
 import { log, setLogLevel } from "@/lib/log";
-import { ensureAuthSecret } from "@/lib/server/auth-secret";
+import { resolveAuthSecret } from "@/lib/server/auth-secret";
 import { startBackgroundWork } from "@/lib/server/background";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -51,13 +51,14 @@ export function registerStartCommand(program: Command) {
       const database = await openDatabase(config, { log: (l) => log.info(l) });
       let stopping = false;
       const stopDatabase = async () => database.stop().catch((err: unknown) => log.warn(`stopping the database: ${String(err)}`));
+      let authSecret: string;
       try {
         await migrateDatabase(database.url, { log: (l) => log.info(l) });
+        authSecret = await resolveAuthSecret({ configured: config.authSecret, dataDir: config.dataDir, databaseUrl: database.url, embedded: database.embedded });
       } catch (err) {
         await stopDatabase();
         throw err;
       }
-      const authSecret = config.authSecret ?? (await ensureAuthSecret(config.dataDir));
       exportConfig(config, database.url, authSecret);
 
       const next = (await import("next")).default;

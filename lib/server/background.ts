@@ -23,8 +23,8 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
   const tick = async () => {
     const checks = await runCheckTick(deps);
     if (checks.leased > 0) {
-      const failed = checks.outcomes.filter((o) => o.status === "failed").length;
-      log.info(`checked ${checks.leased} repositories${failed ? `, ${failed} failed` : ""}`);
+      const failed = checks.outcomes.flatMap((o) => (o.status === "failed" ? [o.error] : []));
+      log.info(`checked ${checks.leased} repositories${failed.length ? `, ${failed.length} failed (first: ${failed[0]})` : ""}`);
     }
     const compose = await refreshComposeTargets(deps);
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);

@@ -73,10 +73,15 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   const fingerprint = tagsFingerprint(tags);
   const changed = fingerprint !== repo.tagsFingerprint;
   if (changed) {
-    await db.$transaction(async (tx) => {
-      await tx.upstreamTag.deleteMany({ where: { repositoryId: repo.id, name: { notIn: tags } } });
-      await tx.upstreamTag.createMany({ data: tags.map((name) => ({ repositoryId: repo.id, name, firstSeenAt: now })), skipDuplicates: true });
-    });
+    await db.$transaction(
+      async (tx) => {
+        await tx.upstreamTag.deleteMany({ where: { repositoryId: repo.id, name: { notIn: tags } } });
+        await tx.upstreamTag.createMany({ data: tags.map((name) => ({ repositoryId: repo.id, name, firstSeenAt: now })), skipDuplicates: true });
+      },
+      // Prisma's defaults (2 s to get a connection) fail checks on a busy machine, after the tags were
+      // listed: the retry would list them again. Wait as long as report intake does.
+      { maxWait: 15_000, timeout: 30_000 },
+    );
   }
 
   const resolved = await resolveRunningDigests(deps, repo, tags);

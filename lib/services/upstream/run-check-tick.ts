@@ -6,6 +6,8 @@ import { checkRepository, type CheckDeps, type CheckOutcome } from "./check-repo
 import { syncEol } from "./sync-eol";
 
 const LEASE_MS = 5 * 60_000;
+/** A check that threw (not a registry failure, which check-repository schedules itself) is retried after this. */
+const RETRY_AFTER_ERROR_MS = 60_000;
 /**
  * Nothing is scheduled further ahead than a day (the longest back-off or Retry-After) and a lease lasts
  * five minutes: a due time or lease beyond that was set by a clock that has since been set back, and
@@ -44,8 +46,12 @@ export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; conc
       try {
         outcomes.push(await checkRepository(deps, id));
       } catch (err) {
-        outcomes.push({ status: "failed", error: (err as Error).message, retryInMs: 60_000 });
-        await deps.db.upstreamRepository.update({ where: { id }, data: { leasedUntil: null } }).catch(() => {});
+        // Not due again at once: another scheduler's tick this minute would check it a second time.
+        const error = (err as Error).message;
+        outcomes.push({ status: "failed", error, retryInMs: RETRY_AFTER_ERROR_MS });
+        await deps.db.upstreamRepository
+          .update({ where: { id }, data: { leasedUntil: null, dueAt: new Date(deps.now().getTime() + RETRY_AFTER_ERROR_MS), lastError: error.slice(0, 1000) } })
+          .catch(() => {});
       }
     }
   });

@@ -8,10 +8,40 @@ import type { CheckDeps } from "./check-repository";
 
 const DAY = 86_400_000;
 const WEEK = 7 * DAY;
+/** Longer than one sync takes; a worker that dies holding it delays the next sync by at most this. */
+const LEASE_MS = 5 * 60_000;
+const LEASE_KEY = "lease:eol-sync";
+
+/**
+ * Every scheduler ticks at the same minute: one of them syncs, the others skip
+ * (the data is fresh by their next tick), so each product is fetched once.
+ * The lease is a `cache_entries` row whose `fetched_at` is when it runs out.
+ */
+async function claimSync(deps: CheckDeps, now: Date): Promise<Date | null> {
+  const until = new Date(now.getTime() + LEASE_MS);
+  // As for check leases: one ending further ahead than a lease reaches was taken by a clock since set back.
+  const fromSetBackClock = new Date(now.getTime() + 2 * LEASE_MS);
+  const rows = await deps.db.$queryRaw<{ key: string }[]>`
+    INSERT INTO cache_entries (key, value, fetched_at) VALUES (${LEASE_KEY}, '{}'::jsonb, ${until})
+    ON CONFLICT (key) DO UPDATE SET fetched_at = EXCLUDED.fetched_at
+      WHERE cache_entries.fetched_at <= ${now} OR cache_entries.fetched_at > ${fromSetBackClock}
+    RETURNING key`;
+  return rows.length === 1 ? until : null;
+}
 
 export async function syncEol(deps: CheckDeps, opts: { force?: boolean } = {}): Promise<{ requests: number }> {
   if (!deps.config.eolEnabled) return { requests: 0 };
   const now = deps.now();
+  const lease = await claimSync(deps, now);
+  if (lease === null) return { requests: 0 };
+  try {
+    return await syncEolClaimed(deps, now, opts);
+  } finally {
+    await deps.db.$executeRaw`UPDATE cache_entries SET fetched_at = ${now} WHERE key = ${LEASE_KEY} AND fetched_at = ${lease}`.catch(() => 0);
+  }
+}
+
+async function syncEolClaimed(deps: CheckDeps, now: Date, opts: { force?: boolean }): Promise<{ requests: number }> {
   let requests = 0;
 
   const purlsEntry = await deps.db.cacheEntry.findUnique({ where: { key: PURLS_CACHE_KEY } });
