@@ -55,6 +55,9 @@ const envSchema = z.object({
     .refine((v) => /^smtps?:\/\//.test(v), { message: "expected smtp://user:pass@host:port" })
     .optional(),
   DRIFTWATCH_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // History kept: 90-day delivery window + its 365-day look-back; 0 keeps everything.
+  DRIFTWATCH_RETENTION_DAYS: z.coerce.number().int().refine((v) => v === 0 || v >= 90, { message: "expected 0 (keep forever) or at least 90 days" }).default(455),
+  DRIFTWATCH_LOG_RETENTION_DAYS: z.coerce.number().int().min(1, { message: "expected at least 1 day" }).default(30),
 });
 
 export type Config = {
@@ -74,6 +77,10 @@ export type Config = {
   insecureRegistries: string[];
   smtpUrl: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Days of closed history and resolved drift kept (0: forever); older deploys are kept folded (lib/services/retention.ts). */
+  retentionDays: number;
+  /** Days of delivered events and their deliveries kept. */
+  logRetentionDays: number;
 };
 
 export class ConfigError extends Error {
@@ -118,6 +125,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     insecureRegistries: e.DRIFTWATCH_INSECURE_REGISTRIES,
     smtpUrl: e.DRIFTWATCH_SMTP_URL,
     logLevel: e.DRIFTWATCH_LOG_LEVEL,
+    retentionDays: e.DRIFTWATCH_RETENTION_DAYS,
+    logRetentionDays: e.DRIFTWATCH_LOG_RETENTION_DAYS,
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { deliverDue } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
 import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
+import { retentionTick } from "@/lib/services/retention";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { getUpstreamClients } from "./upstream-clients";
 
@@ -29,6 +30,8 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
     const compose = await refreshComposeTargets(deps);
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
     await driftAndNotificationsTick();
+    // Hourly at most, whichever process gets there first.
+    await retentionTick({ db, config: opts.config, now: deps.now() });
   };
   // Drift from what the checks just learned, then the outbox: fan out, deliver, and the weekly plan.
   const driftAndNotificationsTick = async () => {

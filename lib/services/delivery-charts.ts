@@ -2,6 +2,7 @@
 // environment (counted by the same rule as the delivery statistics, the
 // domain's computeDelivery, once per week), and open drift per day by kind.
 import type { Db } from "@/lib/db/client";
+import { foldedArrivalsSql } from "@/lib/db/queries/delivery-arrivals";
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { loadUpstream } from "@/lib/db/queries/upstream";
 import type { HistoryRun } from "@/lib/domain/drift";
@@ -27,7 +28,7 @@ export function weekStart(d: Date): Date {
 
 type ArrivalRow = { service_id: string; environment_id: string; repository: string; tag: string; version: string | null; resolved_tag: string | null; since: Date };
 
-/** First arrival of each tag (and resolved version) per service and environment: runtime rows of main containers. */
+/** First arrival of each tag (and resolved version) per service and environment: runtime rows of main containers, and deploys retention folded. */
 async function loadArrivals(db: Db, workspaceId: string, since: Date, to: Date): Promise<ArrivalRow[]> {
   return db.$queryRaw<ArrivalRow[]>`
     SELECT r.service_id::text, r.environment_id::text, r.repository, r.tag, r.version, res.tag AS resolved_tag, min(r."from") AS since
@@ -42,7 +43,8 @@ async function loadArrivals(db: Db, workspaceId: string, since: Date, to: Date):
     ) res ON true
     WHERE r.workspace_id = ${workspaceId}::uuid AND r.is_main AND NOT r.declared
       AND r."from" < ${to} AND (r."to" IS NULL OR r."to" >= ${since})
-    GROUP BY 1, 2, 3, 4, 5, 6`;
+    GROUP BY 1, 2, 3, 4, 5, 6
+    UNION ALL ${foldedArrivalsSql(workspaceId, since, to, { repositoryColumn: true })}`;
 }
 
 export type DeliveryHistory = { environments: Awaited<ReturnType<typeof loadEnvironments>>; history: HistoryRun[] };

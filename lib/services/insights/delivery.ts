@@ -3,6 +3,7 @@
 // database folds history to first arrivals; the domain does the counting.
 import type { z } from "zod";
 import { DEFAULT_DELIVERY_WINDOW, deliveryWindowMs, type deliverySchema } from "@/lib/api/schemas/insights";
+import { foldedArrivalsSql } from "@/lib/db/queries/delivery-arrivals";
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { loadUpstream } from "@/lib/db/queries/upstream";
 import type { HistoryRun } from "@/lib/domain/drift";
@@ -68,7 +69,8 @@ async function computeDeliveryOut(ctx: Ctx, workspaceId: string, ms: number): Pr
 /**
  * The first time each tag (and resolved version) ran per service and
  * environment: computeDelivery only needs the earliest row of each version.
- * Runtime rows of main containers only; declarations are not deploys.
+ * Runtime rows of main containers only; declarations are not deploys. Deploys
+ * that retention folded out of history come along (foldedArrivalsSql).
  */
 async function loadFirstArrivals(ctx: Ctx, workspaceId: string, since: Date, to: Date): Promise<ArrivalRow[]> {
   return ctx.db.$queryRaw<ArrivalRow[]>`
@@ -89,7 +91,8 @@ async function loadFirstArrivals(ctx: Ctx, workspaceId: string, since: Date, to:
       ORDER BY u.owner_workspace_id NULLS LAST
       LIMIT 1
     ) res ON true
-    GROUP BY 1, 2, 3, 4, 5`;
+    GROUP BY 1, 2, 3, 4, 5
+    UNION ALL ${foldedArrivalsSql(workspaceId, since, to)}`;
 }
 
 /** Each service's repository as the matrix reads exact versions: its override, else what its main containers run now. */
