@@ -61,13 +61,15 @@ export async function readSequences(client: pg.ClientBase): Promise<{ name: stri
      FROM pg_sequences s WHERE s.schemaname = current_schema() ORDER BY s.sequencename`,
   );
   // pg_sequences shows NULL until the first nextval; the sequence's own row has the start value.
-  return Promise.all(
-    r.rows.map(async (s) => {
-      if (s.last_value !== null) return { name: s.name, last_value: s.last_value, is_called: true };
+  const out: { name: string; last_value: string; is_called: boolean }[] = [];
+  for (const s of r.rows) {
+    if (s.last_value !== null) out.push({ name: s.name, last_value: s.last_value, is_called: true });
+    else {
       const own = await client.query<{ last_value: string }>(`SELECT last_value::text AS last_value FROM ${quoteIdent(s.name)}`);
-      return { name: s.name, last_value: own.rows[0]!.last_value, is_called: false };
-    }),
-  );
+      out.push({ name: s.name, last_value: own.rows[0]!.last_value, is_called: false });
+    }
+  }
+  return out;
 }
 
 /** Tables that hold at least one row (the migrations record does not count). */
