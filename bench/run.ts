@@ -23,7 +23,7 @@ import { benchSteadyChecks, runCheckCycle } from "./checks";
 import { benchDrift } from "./drift";
 import { benchDriftDb } from "./drift-db";
 import { benchEvaluate } from "./evaluate";
-import { loadNow, type Figure } from "./figures";
+import { growth, loadNow, printGrowth, table, type Figure } from "./figures";
 import { startFleet, type Fleet } from "./fleet";
 import { benchInsights, seedInsightsHistory } from "./insights";
 import { benchIntake } from "./intake";
@@ -57,12 +57,18 @@ function parseOptions(argv: string[]): Options {
   return { sizes: [...new Set(sizes)].sort((a, b) => a - b), only, quick };
 }
 
-const verdict = (f: { pass: boolean | null }) => (f.pass === null ? "info" : f.pass ? "PASS" : "FAIL");
-
-function table(rows: string[][], rightAlign: Set<number> = new Set()): void {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  for (const r of rows) console.log(r.map((c, i) => (i === r.length - 1 ? c : rightAlign.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd());
+/**
+ * The issues set the fleet targets at 2,000 services: above that, fleet-sized
+ * figures (API, page, evaluation, memory) are shown against the target but
+ * judged by their growth, not by it. Correctness and per-repository figures keep theirs.
+ */
+const TARGET_SIZE = 2_000;
+function relaxAboveTargetSize(f: Figure): Figure {
+  if (f.size === undefined || f.size <= TARGET_SIZE || f.pass === null || !/^(api|page|drift\.evaluate_fleet|server)\./.test(f.name)) return f;
+  return { ...f, pass: null, note: `${f.pass ? "within" : "OVER"} the ${TARGET_SIZE}-service target (judged by growth here); ${f.note ?? ""}` };
 }
+
+const verdict = (f: { pass: boolean | null }) => (f.pass === null ? "info" : f.pass ? "PASS" : "FAIL");
 
 function print(figures: Figure[]) {
   if (!figures.length) return;
@@ -89,60 +95,6 @@ async function waitForServerIdle(pid: number | undefined, log: (l: string) => vo
   if (Date.now() - started > 2000) log(`waited ${Math.round((Date.now() - started) / 1000)} s for the server to settle`);
 }
 
-type GrowthRow = { name: string; unit: string; values: Record<number, number>; factors: { from: number; to: number; factor: number; limit: number; verdict: "ok" | "super-linear" | "FAIL" | "noise" }[] };
-
-/**
- * How each figure's cost grows between consecutive sizes: value ratio for
- * "lower is better" figures, inverse ratio for throughput. Limit: 1.125 × the
- * size ratio (4.5× for 2,000 → 8,000). Above the size ratio is super-linear.
- * Latencies under 20 ms at both sizes are marked noise, not judged.
- */
-function growth(bySize: Map<number, Figure[]>): GrowthRow[] {
-  const sizes = [...bySize.keys()].sort((a, b) => a - b);
-  const names = new Map<string, Figure>();
-  for (const figs of bySize.values()) for (const f of figs) if (f.scale && !names.has(f.name)) names.set(f.name, f);
-  const rows: GrowthRow[] = [];
-  for (const [name, sample] of names) {
-    const values: Record<number, number> = {};
-    for (const size of sizes) {
-      const f = bySize.get(size)!.find((x) => x.name === name);
-      if (f && Number.isFinite(f.value)) values[size] = f.value;
-    }
-    const present = sizes.filter((s) => values[s] !== undefined);
-    if (present.length < 2) continue;
-    const factors: GrowthRow["factors"] = [];
-    for (let i = 1; i < present.length; i++) {
-      const from = present[i - 1]!;
-      const to = present[i]!;
-      const a = values[from]!;
-      const b = values[to]!;
-      const factor = sample.scale === "higher" ? a / Math.max(b, 1e-9) : b / Math.max(a, 1e-9);
-      const sizeRatio = to / from;
-      const limit = 1.125 * sizeRatio;
-      const noise = sample.unit === "ms" && Math.max(a, b) < 20;
-      factors.push({ from, to, factor: Math.round(factor * 100) / 100, limit, verdict: noise ? "noise" : factor > limit ? "FAIL" : factor > sizeRatio ? "super-linear" : "ok" });
-    }
-    rows.push({ name, unit: sample.unit, values, factors });
-  }
-  return rows;
-}
-
-function printGrowth(rows: GrowthRow[], sizes: number[]) {
-  if (!rows.length) return;
-  const pairs = sizes.slice(1).map((to, i) => `${sizes[i]}→${to}`);
-  const header = ["figure", ...sizes.map((s) => `@${s}`), ...pairs.map((p) => `×${p}`), "verdict"];
-  const body = rows.map((r) => {
-    const cells = sizes.map((s) => (r.values[s] === undefined ? "—" : `${r.values[s]}`));
-    const fs = pairs.map((_, i) => {
-      const f = r.factors.find((x) => x.from === sizes[i] && x.to === sizes[i + 1]);
-      return f ? `${f.factor.toFixed(2)}` : "—";
-    });
-    const worst = r.factors.some((f) => f.verdict === "FAIL") ? "FAIL (> 1.125 × size ratio)" : r.factors.some((f) => f.verdict === "super-linear") ? "super-linear: a defect" : r.factors.every((f) => f.verdict === "noise") ? "noise (< 20 ms)" : "ok";
-    return [`${r.name} (${r.unit})`, ...cells, ...fs, worst];
-  });
-  table([header, ...body], new Set(Array.from({ length: sizes.length + pairs.length }, (_, i) => i + 1)));
-}
-
 async function main() {
   const wallStart = performance.now();
   const opts = parseOptions(process.argv.slice(2));
@@ -159,7 +111,7 @@ async function main() {
   const run = async (section: string, fn: () => Promise<Figure[]>, size?: number) => {
     console.log(`\n== ${section}${size ? ` @ ${size} services` : ""}  (load ${loadNow().toFixed(2)})`);
     const t = performance.now();
-    const figures = (await fn()).map((f) => ({ ...f, ...(size ? { size } : {}), load: f.load ?? loadNow() }));
+    const figures = (await fn()).map((f) => relaxAboveTargetSize({ ...f, ...(size ? { size } : {}), load: f.load ?? loadNow() }));
     print(figures);
     console.log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
     all.push(...figures);
