@@ -63,7 +63,8 @@ export async function recordAgentReport({ ctx, report, evaluateDrift = true }: {
   if (report.registry_results.length && outcome.ignored === null) {
     await recordRegistryResults({ ctx, workspaceId, results: report.registry_results });
   }
-  // Drift follows at once what the report changed; the report itself is already stored, so a failure here is only logged.
+  // Drift follows what the report changed, evaluated right after it and shared by a burst of reports;
+  // the 202 does not wait for it (reads in this process do: see driftSettled).
   if (evaluateDrift && (outcome.changed || (report.registry_results.length > 0 && outcome.ignored === null))) {
     requestWorkspaceDrift({ db: ctx.db, config: ctx.config, now: ctx.now() }, workspaceId);
   }

@@ -37,8 +37,16 @@ const emptyResult = (workspaceId: string, skipped = false): EvaluationResult => 
   workspaceId, skipped, differences: 0, opened: 0, announced: 0, updated: 0, resolved: 0, liftedAcks: 0, events: 0, silencedEvents: 0,
 });
 
-/** Per workspace in this process: the evaluation running, and at most one queued behind it. */
-type Slot = { running: Promise<EvaluationResult>; queued: Promise<EvaluationResult> | null };
+/** Per workspace in this process: the evaluation running (since `startedAt`), and at most one queued behind it. */
+type Slot = { running: Promise<EvaluationResult>; startedAt: number; queued: Promise<EvaluationResult> | null };
+
+/**
+ * A queued evaluation starts no sooner than this after the one before it began:
+ * under a stream of reports a workspace is evaluated about twice a second
+ * rather than back to back, which leaves the CPU to intake. A lone report's
+ * evaluation starts at once.
+ */
+export const QUEUED_EVALUATION_SPACING_MS = 500;
 // On globalThis: Next bundles route handlers separately, and they share one process and one pool.
 const state = ((globalThis as unknown as { __driftwatchDriftEval?: { slots: Map<string, Slot>; turn: Promise<unknown> } }).__driftwatchDriftEval ??= {
   slots: new Map(),
@@ -60,12 +68,14 @@ export async function evaluateWorkspaceDrift(
 ): Promise<EvaluationResult> {
   const slot = slots.get(workspaceId);
   if (slot === undefined) {
-    const created: Slot = { running: Promise.resolve(emptyResult(workspaceId)), queued: null };
+    const created: Slot = { running: Promise.resolve(emptyResult(workspaceId)), startedAt: 0, queued: null };
     slots.set(workspaceId, created);
     return launch(created, deps, workspaceId, opts);
   }
   if (opts.wait === false) return emptyResult(workspaceId, true);
-  slot.queued ??= slot.running.then(ignore, ignore).then(() => {
+  slot.queued ??= slot.running.then(ignore, ignore).then(async () => {
+    const wait = slot.startedAt + QUEUED_EVALUATION_SPACING_MS - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     slot.queued = null;
     return launch(slot, deps, workspaceId, opts);
   });
@@ -103,6 +113,7 @@ function launch(slot: Slot, deps: EvaluateDeps, workspaceId: string, opts: { wai
   const run = state.turn.then(ignore, ignore).then(() => evaluateLocked(deps, workspaceId, opts));
   state.turn = run;
   slot.running = run;
+  slot.startedAt = Date.now();
   void run.then(ignore, ignore).then(() => {
     if (slot.running === run && slot.queued === null) slots.delete(workspaceId);
   });

@@ -5,13 +5,20 @@ import type { driftQuerySchema, driftSchema } from "@/lib/api/schemas/drift";
 import { Prisma } from "@/lib/db/client";
 import { isDriftSilenced, type AckRecord } from "@/lib/domain/drift";
 import { workspaceOf, type Ctx } from "../context";
+import { cachedInsight } from "../insights/cache";
 import { loadRunningVersions } from "./running-versions";
 
 type DriftOut = z.infer<typeof driftSchema>;
 type DriftQuery = z.infer<typeof driftQuerySchema>;
 
+/** Answered from the insights cache while the database is unchanged (silencing by a lapsing ack may lag its TTL). */
 export async function listDrifts({ ctx, query }: { ctx: Ctx; query: DriftQuery }): Promise<{ items: DriftOut[] }> {
   const workspaceId = workspaceOf(ctx.actor);
+  const key = `${workspaceId}:drifts:${JSON.stringify([query.state, query.kind, query.service, query.environment, query.limit])}`;
+  return cachedInsight(ctx, key, () => computeDrifts(ctx, workspaceId, query));
+}
+
+async function computeDrifts(ctx: Ctx, workspaceId: string, query: DriftQuery): Promise<{ items: DriftOut[] }> {
   const now = ctx.now();
   const where: Prisma.DriftWhereInput = {
     workspaceId,
