@@ -296,7 +296,8 @@ export async function seedHistory(
         const bytes = Buffer.byteLength(body);
         if (bytes > MIB) throw new Error(`a report of ${bytes} bytes would exceed the 1 MiB body limit; lower MAX_WORKLOADS_PER_REPORT`);
         maxBodyBytes = Math.max(maxBodyBytes, bytes);
-        retries += await sendReport(fleet.baseUrl, ws.agentKey, body);
+        const retried = await sendReport(fleet.baseUrl, ws.agentKey, body); // not `retries += await …`: that reads `retries` before awaiting
+        retries += retried;
         if (at === plan.ticks.at(-1)) workloads += (JSON.parse(body) as { workloads: unknown[] }).workloads.length;
         sent++;
       }
