@@ -69,7 +69,7 @@ export function registerBackupCommands(program: Command) {
         const result = await restoreBackup(handle.url, source, { force: opts.force, progress: progressLine(opts.quiet) });
         if (opts.json) printJson({ file: source, ...result });
         else {
-          const after = result.appliedAfter.length > 0 ? `, then applied ${result.appliedAfter.length} newer migrations` : "";
+          const after = result.appliedAfter.length > 0 ? `, then applied ${result.appliedAfter.length} newer migration${result.appliedAfter.length === 1 ? "" : "s"}` : "";
           console.log(`Restored ${result.tables} tables (${result.rows.toLocaleString("en")} rows) from ${source}${after}.`);
         }
       } finally {

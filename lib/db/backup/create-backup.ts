@@ -1,7 +1,7 @@
 // A logical backup of every application table, read in one snapshot while the
 // server keeps running, written to a temporary file and renamed into place.
 import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { createGzip } from "node:zlib";
 import pg from "pg";
@@ -14,10 +14,14 @@ const PROGRESS_EVERY_ROWS = 100_000;
 
 export async function createBackup(databaseUrl: string, file: string, opts: { progress?: BackupProgress } = {}): Promise<BackupSummary & { bytes: number; migrations: number }> {
   const progress = opts.progress ?? (() => {});
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: "driftwatch backup" });
-  await client.connect();
   const partial = `${file}.partial-${process.pid}`;
+  await writeFile(partial, "", { mode: 0o600 }).catch((err: NodeJS.ErrnoException) => {
+    const why = err.code === "ENOENT" ? "its directory does not exist" : err.code === "EACCES" ? "permission denied" : err.code === "EISDIR" ? "it is a directory" : err.message;
+    throw new Error(`cannot write ${file}: ${why}`);
+  });
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: "driftwatch backup" });
   try {
+    await client.connect();
     await client.query(COPY_SESSION_SETTINGS);
     // One snapshot for every table, so the backup is consistent without stopping writers.
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -26,11 +30,17 @@ export async function createBackup(databaseUrl: string, file: string, opts: { pr
     const out = createWriteStream(partial, { mode: 0o600, flush: true });
     const piped = gzip.pipe(out);
     const finished = once(piped, "close");
+    finished.catch(() => {}); // a write error is reported through `failure` below
     const writer = new BackupWriter(async (chunk) => {
       if (!gzip.write(chunk)) await once(gzip, "drain");
     });
     let failure: unknown = null;
-    out.once("error", (err) => (failure ??= err));
+    // A failed write (disk full) must also end a writer waiting for the gzip stream to drain.
+    out.once("error", (err) => {
+      failure ??= err;
+      gzip.destroy(err);
+    });
+    gzip.on("error", (err) => (failure ??= err));
     let summary: BackupSummary;
     try {
       await writer.begin(header);
