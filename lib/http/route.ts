@@ -10,7 +10,7 @@ import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { AppError } from "@/lib/domain/errors";
 import { errorToResponse, zodErrors } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
-import { actorForUser, authenticateBearer } from "@/lib/services/authenticate";
+import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/authenticate";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
 
@@ -95,23 +95,27 @@ function sameOrigin(req: Request): boolean {
   return req.headers.get("sec-fetch-site") === "same-origin";
 }
 
-async function authenticate(req: Request, level: AuthLevel, services: Awaited<ReturnType<typeof getServerServices>>): Promise<Actor> {
-  if (level === "public") return { kind: "system", workspaceId: null };
+/** The caller, and the WAL position read with a bearer credential (see Ctx.snapshot). */
+async function authenticate(req: Request, level: AuthLevel, services: Awaited<ReturnType<typeof getServerServices>>): Promise<{ actor: Actor; snapshot?: string | null }> {
+  if (level === "public") return { actor: { kind: "system", workspaceId: null } };
   const header = req.headers.get("authorization");
   if (header !== null) {
     const value = bearerToken(header);
-    const actor = value ? await authenticateBearer(services.db, value, services.now()) : null;
+    const { actor, snapshot } = value ? await authenticateBearerWithSnapshot(services.db, value, services.now()) : { actor: null, snapshot: null };
     if (!actor) throw new AppError("unauthenticated", "The bearer token is invalid or revoked.");
     if (level === "agent") {
       if (actor.kind !== "agent") throw new AppError("forbidden", "This route takes an agent key.");
-      return actor;
+      return { actor, snapshot };
     }
     if (actor.kind === "agent") throw new AppError("forbidden", "Agent keys can only report observations.");
     requireRole(actor, level);
-    return actor;
+    return { actor, snapshot };
   }
   if (level === "agent") throw new AppError("unauthenticated", "Send the agent key as Authorization: Bearer <key>.");
-  const session = await auth();
+  // Auth.js builds the request's URL from Host / X-Forwarded-Host; one that is not a host name makes it throw.
+  const session = await auth().catch(() => {
+    throw new AppError("bad_request", "The Host or X-Forwarded-Host header is not a valid host name.");
+  });
   const userId = session?.user?.id;
   if (!userId) throw new AppError("unauthenticated", "Send Authorization: Bearer <token>, or sign in.");
   if (req.method !== "GET" && req.method !== "HEAD" && !sameOrigin(req)) {
@@ -121,7 +125,7 @@ async function authenticate(req: Request, level: AuthLevel, services: Awaited<Re
   const actor = await actorForUser(services.db, userId, preferred);
   if (!actor) throw new AppError("forbidden", "You are not a member of any workspace.");
   requireRole(actor, level);
-  return actor;
+  return { actor };
 }
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -130,10 +134,13 @@ export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op
   return async (req: Request, routeCtx: RouteContext): Promise<Response> => {
     try {
       const services = await getServerServices();
-      const actor = await authenticate(req, op.auth, services);
-      const ctx: Ctx = { db: services.db, config: services.config, now: services.now, actor };
-      // A read after a report sees that report's drift (evaluated just after the 202).
-      if ((req.method === "GET" || req.method === "HEAD") && actor.workspaceId) await driftSettled(actor.workspaceId);
+      const { actor, snapshot } = await authenticate(req, op.auth, services);
+      // A read after a report sees that report's drift (evaluated just after the 202); having
+      // waited for it, the position read with the credential is old, so caches ask again.
+      // A write's own changes come after that position too: only reads use it.
+      const read = req.method === "GET" || req.method === "HEAD";
+      const waited = read && actor.workspaceId !== null && (await driftSettled(actor.workspaceId));
+      const ctx: Ctx = { db: services.db, config: services.config, now: services.now, actor, ...(read && !waited ? { snapshot } : {}) };
 
       let params: unknown = undefined;
       if (op.params) {

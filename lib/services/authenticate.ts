@@ -1,33 +1,55 @@
 // Bearer credentials → an actor. API tokens (dw_…) act with their role in
 // their workspace; agent keys (dwa_…) can only report.
-import type { Db } from "@/lib/db/client";
+import { Prisma, type Db } from "@/lib/db/client";
 import { AGENT_KEY_PREFIX, hashSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
-import type { Actor } from "./context";
+import type { Actor, Role } from "./context";
 
 const TOUCH_EVERY_MS = 60_000;
 
 export async function authenticateBearer(db: Db, value: string, now: Date): Promise<Actor | null> {
+  return (await authenticateBearerWithSnapshot(db, value, now)).actor;
+}
+
+type CredentialRow = { id: string; workspace_id: string; name: string; role: Role | null; revoked: boolean; last_used_at: Date | null; lsn: string | null };
+
+/**
+ * The actor, and the database's WAL position read in the same round trip
+ * (null on a standby): a request that reads cached insights next needs no
+ * query of its own to know whether the cache is current.
+ */
+export async function authenticateBearerWithSnapshot(db: Db, value: string, now: Date): Promise<{ actor: Actor | null; snapshot: string | null }> {
   // Lookup by the SHA-256 of the value: the comparison is an index probe on a
   // hash, so the secret itself is never compared byte by byte.
   const hash = hashSecret(value);
   const stale = new Date(now.getTime() - TOUCH_EVERY_MS);
-  if (value.startsWith(AGENT_KEY_PREFIX)) {
-    const key = await db.agentKey.findUnique({ where: { hash } });
-    if (!key || key.revokedAt) return null;
-    if (!key.lastUsedAt || key.lastUsedAt < stale) {
-      await db.agentKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
-    }
-    return { kind: "agent", agentKeyId: key.id, workspaceId: key.workspaceId, name: key.name };
+  const agent = value.startsWith(AGENT_KEY_PREFIX);
+  if (!agent && !value.startsWith(TOKEN_PREFIX)) return { actor: null, snapshot: null };
+  const rows = agent
+    ? await db.$queryRaw<CredentialRow[]>`
+        SELECT k.id::text, k.workspace_id::text, k.name, NULL AS role, k.revoked_at IS NOT NULL AS revoked, k.last_used_at, ${SNAPSHOT} AS lsn
+        FROM (SELECT 1) AS one LEFT JOIN agent_keys k ON k.hash = ${hash}`
+    : await db.$queryRaw<CredentialRow[]>`
+        SELECT t.id::text, t.workspace_id::text, t.name, t.role::text AS role, t.revoked_at IS NOT NULL AS revoked, t.last_used_at, ${SNAPSHOT} AS lsn
+        FROM (SELECT 1) AS one LEFT JOIN api_tokens t ON t.hash = ${hash}`;
+  const row = rows[0];
+  const snapshot = row?.lsn ?? null;
+  if (!row || row.id === null || row.revoked) return { actor: null, snapshot };
+  if (!row.last_used_at || row.last_used_at < stale) {
+    if (agent) await db.agentKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+    else await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+    // The write moved the WAL position: the snapshot read before it is no longer current.
+    return { actor: actorOf(agent, row), snapshot: null };
   }
-  if (value.startsWith(TOKEN_PREFIX)) {
-    const token = await db.apiToken.findUnique({ where: { hash } });
-    if (!token || token.revokedAt) return null;
-    if (!token.lastUsedAt || token.lastUsedAt < stale) {
-      await db.apiToken.update({ where: { id: token.id }, data: { lastUsedAt: now } });
-    }
-    return { kind: "token", tokenId: token.id, workspaceId: token.workspaceId, role: token.role };
-  }
-  return null;
+  return { actor: actorOf(agent, row), snapshot };
+}
+
+/** The WAL insert position, except on a standby (where it cannot be read). */
+const SNAPSHOT = Prisma.raw("CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END");
+
+function actorOf(agent: boolean, row: CredentialRow): Actor {
+  return agent
+    ? { kind: "agent", agentKeyId: row.id, workspaceId: row.workspace_id, name: row.name }
+    : { kind: "token", tokenId: row.id, workspaceId: row.workspace_id, role: row.role as Role };
 }
 
 /** A signed-in user's actor in the workspace they chose (cookie), else their first one. */

@@ -13,7 +13,12 @@ export type Actor =
   | { kind: "agent"; agentKeyId: string; workspaceId: string; name: string }
   | { kind: "system"; workspaceId: string | null };
 
-export type Ctx = { db: Db; now: () => Date; config: Config; actor: Actor };
+/**
+ * `snapshot`: the database's WAL position read when the request was
+ * authenticated, before it read anything else; insight caches compare with it
+ * instead of asking again. Absent (or null) means "ask".
+ */
+export type Ctx = { db: Db; now: () => Date; config: Config; actor: Actor; snapshot?: string | null };
 
 export function actorLabel(actor: Actor): string {
   switch (actor.kind) {

@@ -95,15 +95,16 @@ export function requestWorkspaceDrift(deps: EvaluateDeps, workspaceId: string): 
 /**
  * Read-your-writes in this process: a read that follows a report waits for the
  * evaluation that report requested (at most `maxMs`), so what it shows includes
- * the report's drift. Costs a map lookup when nothing is pending.
+ * the report's drift. Costs a map lookup when nothing is pending. True when it waited.
  */
-export async function driftSettled(workspaceId: string, maxMs = 10_000): Promise<void> {
+export async function driftSettled(workspaceId: string, maxMs = 10_000): Promise<boolean> {
   const slot = slots.get(workspaceId);
-  if (slot === undefined) return;
+  if (slot === undefined) return false;
   const pending = slot.queued ?? slot.running;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([pending.then(ignore, ignore), new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs).unref()))]);
   clearTimeout(timer);
+  return true;
 }
 
 // One evaluation at a time in this process: each holds a transaction's connection

@@ -35,13 +35,13 @@ async function currentLsn(db: Db): Promise<string | null> {
  * `ttlMs` that result is still answered while a fresh one is computed.
  */
 export async function cachedInsight<T>(
-  ctx: Pick<Ctx, "db" | "now">,
+  ctx: Pick<Ctx, "db" | "now" | "snapshot">,
   key: string,
   compute: () => Promise<T>,
   ttlMs = INSIGHTS_CACHE_TTL_MS,
 ): Promise<T> {
   // Read before computing: a change made while computing moves the position, so the next request recomputes.
-  const lsn = await currentLsn(ctx.db);
+  const lsn = ctx.snapshot ?? (await currentLsn(ctx.db));
   if (lsn === null) return compute();
   const now = ctx.now().getTime();
   const hit = entries.get(key);
