@@ -45,10 +45,7 @@ export async function pruneHistory(deps: RetentionDeps, opts: RetentionOptions =
   const out: RetentionResult = { runs: 0, arrivals: 0, drifts: 0, events: 0, loginAttempts: 0, busy: false };
 
   if (cutoffs.history) {
-    const workspaces = await deps.db.$queryRaw<{ id: string }[]>`
-      SELECT w.id::text FROM workspaces w
-      WHERE EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = w.id AND r."to" < ${cutoffs.history})
-         OR EXISTS (SELECT 1 FROM drifts d WHERE d.workspace_id = w.id AND d.resolved_at < ${cutoffs.history})`;
+    const workspaces = await deps.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM workspaces ORDER BY created_at`;
     for (const { id } of workspaces) {
       const done = await pruneWorkspace(deps.db, id, cutoffs.history, batch, maxBatches);
       out.runs += done.runs;
@@ -113,6 +110,29 @@ type RunRow = {
 
 async function pruneWorkspace(db: Db, workspaceId: string, cutoff: Date, batch: number, maxBatches: number) {
   const done = { runs: 0, arrivals: 0, drifts: 0, busy: false };
+  const [due] = await db.$queryRaw<{ any: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM runs WHERE workspace_id = ${workspaceId}::uuid AND "to" < ${cutoff}) AS any`;
+  if (due?.any) {
+    const folded = await foldAndRemoveRuns(db, workspaceId, cutoff, batch, maxBatches);
+    if (folded === null) return { ...done, busy: true };
+    done.runs = folded.runs;
+    done.arrivals = folded.arrivals;
+  }
+
+  for (let i = 0; i < maxBatches; i++) {
+    const n = await locked(db, (tx) => tx.$executeRaw`
+      DELETE FROM drifts WHERE id IN (
+        SELECT id FROM drifts WHERE workspace_id = ${workspaceId}::uuid AND resolved_at < ${cutoff} AND active IS NULL LIMIT ${batch})`);
+    if (n === null) return { ...done, busy: true };
+    done.drifts += n;
+    if (n < batch) break;
+  }
+  return done;
+}
+
+/** History rows closed before the cutoff, in batches: their deploys folded into delivery_arrivals, then removed. Null: another process holds the lock. */
+async function foldAndRemoveRuns(db: Db, workspaceId: string, cutoff: Date, batch: number, maxBatches: number): Promise<{ runs: number; arrivals: number } | null> {
+  const done = { runs: 0, arrivals: 0 };
   // Exact versions are worked out as the delivery statistics do (loadDeliveryHistory): the
   // service's repository (its override, else what runs now), its upstream tags, the digest cache.
   const facts = await loadServiceFacts(db, workspaceId);
@@ -172,19 +192,10 @@ async function pruneWorkspace(db: Db, workspaceId: string, cutoff: Date, batch: 
       const runs = await tx.$executeRaw`DELETE FROM runs WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
       return { runs, arrivals: arrivals.length, more: rows.length === batch };
     });
-    if (result === null) return { ...done, busy: true };
+    if (result === null) return null;
     done.runs += result.runs;
     done.arrivals += result.arrivals;
     if (!("more" in result) || !result.more) break;
-  }
-
-  for (let i = 0; i < maxBatches; i++) {
-    const n = await locked(db, (tx) => tx.$executeRaw`
-      DELETE FROM drifts WHERE id IN (
-        SELECT id FROM drifts WHERE workspace_id = ${workspaceId}::uuid AND resolved_at < ${cutoff} AND active IS NULL LIMIT ${batch})`);
-    if (n === null) return { ...done, busy: true };
-    done.drifts += n;
-    if (n < batch) break;
   }
   return done;
 }

@@ -147,6 +147,11 @@ beforeAll(async () => {
     SELECT gen_random_uuid(), s.workspace_id, s.id, e.id, 'upstream', 'resolved', now() - k * interval '9 days', now() - k * interval '9 days' + interval '1 day', NULL, now()
     FROM services s JOIN environments e ON e.workspace_id = s.workspace_id, generate_series(1, 8) k
     WHERE s.workspace_id = ${workspaceId}::uuid`;
+  // Public repositories as registries list them: thousands of tags each, shared by every workspace.
+  await db.$executeRawUnsafe(`
+    INSERT INTO upstream_tags (repository_id, name, first_seen_at, platform_digests)
+    SELECT u.id, '0.' || i || '.0-build', now() - (i % 900) * interval '1 day', '{}'
+    FROM upstream_repositories u, generate_series(1, 10000) i WHERE u.scope = '' ON CONFLICT DO NOTHING`);
   // The digest cache as checks leave it: every running digest resolved to its tag.
   await db.$executeRawUnsafe(`
     INSERT INTO digest_resolutions (repository_id, digest, tag, resolved_at)
@@ -218,8 +223,9 @@ describe("query plans on a seeded fleet", () => {
     await record("scheduler: lease checks", () => leaseDueRepositories(db, now, 200));
     await record("scheduler: route events", () => routeEvents({ db, now }));
     await record("scheduler: lease deliveries", () => leaseDueDeliveries({ db, config }, now));
-    // Retention as the tick runs it, with a cutoff inside the seeded history so that it finds rows to fold and remove.
-    await record("retention", () => pruneHistory({ db, config: { ...config, retentionDays: 90 }, now: new Date(now.getTime() + 30 * DAY) }));
+    // Retention as the hourly tick runs it in a steady state: the cutoff a day into the seeded history, so that it
+    // finds a day's rows to fold and remove.
+    await record("retention", () => pruneHistory({ db, config: { ...config, retentionDays: 90 }, now: new Date(now.getTime() + DAY) }));
     await record("deliveries of a rule", () => listDeliveries({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, id: ruleId, query: {} }));
 
     const sizes = new Map(
