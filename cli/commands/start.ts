@@ -1,6 +1,7 @@
 // driftwatch start: migrate, then serve the web app, the API and the
 // scheduler in one process. Stops cleanly on SIGINT/SIGTERM.
 import http from "node:http";
+import type { Duplex } from "node:stream";
 import path from "node:path";
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
@@ -25,6 +26,27 @@ function exportConfig(config: Config, databaseUrl: string, authSecret: string) {
   process.env.DRIFTWATCH_BASE_URL = config.baseUrl;
   process.env.DRIFTWATCH_DATA_DIR = config.dataDir;
   process.env.DRIFTWATCH_EOL = String(config.eolEnabled);
+}
+
+/** An RFC 9457 body for answers given before Next.js runs (lib/http/problem.ts needs the app's modules). */
+function problemJson(status: number, code: string, title: string, detail: string): string {
+  return JSON.stringify({ type: `urn:driftwatch:problem:${code}`, title, status, detail, code });
+}
+
+function refuse(res: http.ServerResponse, status: number, code: string, title: string, detail: string) {
+  const body = problemJson(status, code, title, detail);
+  // Connection: close, so the rest of the body is never read.
+  res.writeHead(status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), "cache-control": "no-store", connection: "close" });
+  res.end(body);
+}
+
+function decodablePath(target: string): boolean {
+  try {
+    decodeURIComponent(target.split("?")[0]!);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function registerStartCommand(program: Command) {
@@ -66,6 +88,12 @@ export function registerStartCommand(program: Command) {
       await app.prepare();
       const handler = app.getRequestHandler();
       const server = http.createServer((req, res) => {
+        // A declared body over the API's 1 MiB limit (lib/http/route.ts) is refused before Next.js reads any of it.
+        if (Number(req.headers["content-length"] ?? 0) > 1024 * 1024) return void refuse(res, 413, "payload_too_large", "Payload too large", "Request bodies are limited to 1048576 bytes.");
+        // Next.js answers a path whose percent-escapes are not UTF-8 (/services/%ff) with a bare 500.
+        if (!decodablePath(req.url ?? "/")) return void refuse(res, 400, "bad_request", "Bad request", "The path's percent-escapes are not valid UTF-8.");
+        // Next.js resolves dot segments, even percent-encoded ones, and redirects; no API path has one.
+        if (/^\/api(\/|$)/.test(req.url ?? "") && /\/(?:\.|%2e){1,2}(?:[/?#]|$)/i.test(req.url ?? "")) return void refuse(res, 404, "not_found", "Not found", "API paths have no . or .. segments.");
         const xff = forwardedFor(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
         if (xff) req.headers["x-forwarded-for"] = xff;
         else delete req.headers["x-forwarded-for"];
@@ -78,6 +106,21 @@ export function registerStartCommand(program: Command) {
         });
       });
       server.keepAliveTimeout = 65_000;
+      // A body dripped slowly holds a request at most this long (Node's default is 5 minutes).
+      server.requestTimeout = 60_000;
+      // What Node refuses before any handler runs (a request line or headers over 16 KiB, malformed HTTP)
+      // is answered with problem+json too, not Node's bare status line.
+      server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+        if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+        const [status, code, title, detail] =
+          err.code === "HPE_HEADER_OVERFLOW"
+            ? [431, "headers_too_large", "Request header fields too large", "The request line and headers are limited to 16 KiB."]
+            : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+              ? [408, "request_timeout", "Request timeout", "The request was not received in time."]
+              : [400, "bad_request", "Bad request", "The request is not valid HTTP."];
+        const body = problemJson(status, code, title, detail);
+        socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+      });
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
         server.listen(config.port, config.host, resolve);

@@ -15,14 +15,17 @@ const ERRORS: Record<number, string> = {
   415: "Body is not JSON",
   422: "Invalid input; `errors` points at each invalid field",
   429: "Too many requests; see Retry-After",
+  431: "Request line or headers larger than 16 KiB",
   500: "Unexpected error (logged; no details are sent)",
   503: "The database is busy or restarting; retry after Retry-After seconds",
 };
 
 function errorStatuses(op: Operation): number[] {
-  const statuses = [400, 429, 500, 503];
+  const statuses = [400, 429, 431, 500, 503];
   if (op.auth !== "public") statuses.push(401, 403);
   if (op.params || op.method !== "GET") statuses.push(404);
+  // Any write can meet a conflict (a check of a service with no repository yet, for one).
+  if (op.method !== "GET") statuses.push(409);
   if (op.body) statuses.push(409, 413, 415, 422);
   if (op.query) statuses.push(422);
   return [...new Set(statuses)].sort();

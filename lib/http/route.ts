@@ -66,10 +66,39 @@ async function readBody(req: Request): Promise<unknown> {
     throw new AppError("bad_request", "The body is not valid UTF-8.");
   }
   if (text.trim() === "") throw new AppError("bad_request", "The body is empty; send a JSON document.");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new AppError("bad_request", `The body is not valid JSON: ${(err as Error).message}`);
+  }
+  checkJsonInput(value, "");
+  return value;
+}
+
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Refuses, before any schema or service sees them, what no field may hold:
+ * NUL characters (PostgreSQL cannot store them in text) and nesting deeper
+ * than MAX_JSON_DEPTH (serialising it again would recurse that deep).
+ * Walks with an explicit stack, so a 100,000-level body costs no recursion.
+ */
+function checkJsonInput(value: unknown, root: "" | "/query"): void {
+  const pending: [unknown, number, string][] = [[value, 0, root]];
+  while (pending.length) {
+    const [v, depth, pointer] = pending.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) throw new AppError("invalid_input", "Text must not contain NUL characters.", { errors: [{ pointer, detail: "must not contain NUL (\\u0000)" }] });
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH) throw new AppError("bad_request", `The body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+    for (const [key, child] of Object.entries(v)) {
+      const at = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      if (key.includes("\u0000")) throw new AppError("invalid_input", "Text must not contain NUL characters.", { errors: [{ pointer: at, detail: "the name must not contain NUL (\\u0000)" }] });
+      pending.push([child, depth + 1, at]);
+    }
   }
 }
 
@@ -150,7 +179,9 @@ export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op
       }
       let query: unknown = undefined;
       if (op.query) {
-        const parsed = op.query.safeParse(queryObject(new URL(req.url)));
+        const raw = queryObject(new URL(req.url));
+        checkJsonInput(raw, "/query");
+        const parsed = op.query.safeParse(raw);
         if (!parsed.success) throw new AppError("invalid_input", "The query parameters are invalid.", { errors: zodErrors(parsed.error, "/query") });
         query = parsed.data;
       }

@@ -7,7 +7,9 @@ import { driftListSchema } from "@/lib/api/schemas/drift";
 import { promotionsSchema, updatesSchema } from "@/lib/api/schemas/insights";
 import { matrixSchema } from "@/lib/api/schemas/matrix";
 import { serviceSchema } from "@/lib/api/schemas/services";
+import { AppError } from "@/lib/domain/errors";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { log } from "@/lib/log";
 import type { Ctx } from "@/lib/services/context";
 import { getMatrix } from "@/lib/services/get-matrix";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
@@ -25,6 +27,21 @@ const structured = <T extends Record<string, unknown>>(value: T) => ({
   content: [{ type: "text" as const, text: JSON.stringify(value) }],
 });
 
+/**
+ * A tool's answer. The SDK sends a thrown error's message to the client as
+ * text: an AppError says what was wrong; anything else (a database error names
+ * source files) is logged and stays generic.
+ */
+async function answer<T extends Record<string, unknown>>(work: () => Promise<T>) {
+  try {
+    return structured(await work());
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    log.error("mcp tool failed", { error: String((err as Error)?.message ?? err).slice(0, 500) });
+    throw new Error("Something went wrong on our side. The error was logged.");
+  }
+}
+
 /** One server per request (stateless), acting as the request's actor. */
 export function createMcpServer(ctx: Ctx): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
@@ -41,7 +58,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
     },
     outputSchema: unnamed(updatesSchema),
     annotations: { readOnlyHint: true },
-  }, async (query) => structured(await listUpdates({ ctx, query })));
+  }, (query) => answer(() => listUpdates({ ctx, query })));
 
   server.registerTool("matrix", {
     title: "Version matrix",
@@ -56,7 +73,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
     },
     outputSchema: unnamed(matrixSchema),
     annotations: { readOnlyHint: true },
-  }, async (query) => structured(await getMatrix({ ctx, query })));
+  }, (query) => answer(() => getMatrix({ ctx, query })));
 
   server.registerTool("drifts", {
     title: "Drift records",
@@ -70,14 +87,14 @@ export function createMcpServer(ctx: Ctx): McpServer {
     },
     outputSchema: unnamed(driftListSchema),
     annotations: { readOnlyHint: true },
-  }, async (query) => structured(await listDrifts({ ctx, query })));
+  }, (query) => answer(() => listDrifts({ ctx, query })));
 
   server.registerTool("promotions", {
     title: "Promotion candidates",
     description: "Versions that run in one environment and wait for the next, longest waiting first, with the releases a promotion would bring. The same content as GET /api/v1/promotions.",
     outputSchema: unnamed(promotionsSchema),
     annotations: { readOnlyHint: true },
-  }, async () => structured(await listPromotionsForWorkspace({ ctx })));
+  }, () => answer(() => listPromotionsForWorkspace({ ctx })));
 
   server.registerTool("service", {
     title: "One service",
@@ -85,7 +102,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
     inputSchema: { name: z.string().min(1).max(200).describe("Service name") },
     outputSchema: unnamed(serviceSchema),
     annotations: { readOnlyHint: true },
-  }, async ({ name }) => structured(await getServiceOrThrow({ ctx, name })));
+  }, ({ name }) => answer(() => getServiceOrThrow({ ctx, name })));
 
   return server;
 }

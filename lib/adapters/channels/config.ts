@@ -9,7 +9,8 @@ export type Channel = (typeof CHANNELS)[number];
 const httpUrl = z
   .string()
   .max(2048)
-  .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), { message: "must be an http(s) URL" });
+  // The URL parser drops CR, LF and tabs silently; refuse them (and any control character or space) instead of storing them.
+  .refine((v) => /^https?:\/\//i.test(v) && !/[\u0000-\u0020\u007f]/.test(v) && URL.canParse(v), { message: "must be an http(s) URL" });
 
 // Headers Driftwatch sets itself, or that would change how the request is framed.
 const RESERVED_HEADERS = /^(content-type|content-length|host|user-agent|transfer-encoding|connection|x-driftwatch-.*)$/i;

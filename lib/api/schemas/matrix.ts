@@ -83,7 +83,13 @@ export const createComposeTargetSchema = z
     environment: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:@+-]{0,99}$/),
     kind: z.literal("compose_git"),
     repository_url: z.string().min(1).max(1000),
-    branch: z.string().min(1).max(200).regex(/^[A-Za-z0-9._/-]+$/).default("main"),
+    branch: z
+      .string()
+      .min(1)
+      .max(200)
+      // A branch name git accepts (check-ref-format): no "..", no leading "-" or "/", no "//", not ending in "/", "." or ".lock".
+      .regex(/^(?![-/.])(?!.*\.\.)(?!.*\/\/)(?!.*\/\.)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/, { message: "must be a branch name such as main or release/1.2" })
+      .default("main"),
     paths: z.array(z.string().min(1).max(500).regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._/ -]+$/, { message: "must be a relative path inside the repository" })).min(1).max(20),
   })
   .strict()

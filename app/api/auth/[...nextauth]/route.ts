@@ -3,14 +3,21 @@
 // with 429 problem+json and Retry-After, before Auth.js runs.
 import { handlers } from "@/auth";
 import { normalizeEmail } from "@/lib/auth/credentials";
+import { hasInvalidCallbackUrl } from "@/lib/http/auth-callback";
 import { clientAddress } from "@/lib/http/client-address";
 import { errorToResponse, problemResponse } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
 import { signInRetryAfter } from "@/lib/services/sign-in";
 
-export const { GET } = handlers;
+const badCallback = () => problemResponse("bad_request", "The callback URL is not an http(s) address or a path on this site.");
+
+export async function GET(req: Request): Promise<Response> {
+  if (hasInvalidCallbackUrl(req)) return badCallback();
+  return handlers.GET(req as Parameters<typeof handlers.GET>[0]);
+}
 
 export async function POST(req: Request): Promise<Response> {
+  if (hasInvalidCallbackUrl(req)) return badCallback();
   if (new URL(req.url).pathname.endsWith("/callback/credentials")) {
     try {
       const form = await req.clone().formData().catch(() => null);
