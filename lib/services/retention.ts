@@ -153,11 +153,14 @@ async function foldAndRemoveRuns(db: Db, workspaceId: string, cutoff: Date, batc
           ORDER BY u.owner_workspace_id NULLS LAST
           LIMIT 1
         ) res ON true
+        -- A probe per candidate on (workspace_id, service_id, environment_id, from), not a hash of all history.
+        JOIN LATERAL (
+          SELECT 1 FROM runs n
+          WHERE n.workspace_id = r.workspace_id AND n.service_id = r.service_id AND n.environment_id = r.environment_id
+            AND n."from" >= r."from" AND n.target_id = r.target_id AND (n."from" > r."from" OR n.id > r.id)
+          LIMIT 1
+        ) later ON true
         WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" < ${cutoff}
-          AND EXISTS (
-            SELECT 1 FROM runs n
-            WHERE n.workspace_id = r.workspace_id AND n.service_id = r.service_id AND n.environment_id = r.environment_id
-              AND n.target_id = r.target_id AND (n."from" > r."from" OR (n."from" = r."from" AND n.id > r.id)))
         ORDER BY r."to"
         LIMIT ${batch}
         FOR UPDATE OF r SKIP LOCKED`;
