@@ -323,6 +323,16 @@ async function main() {
   line(rssOk, `server RSS: first ${mbs[0]?.toFixed(0)} MB, last ${mbs.at(-1)?.toFixed(0)} MB, max ${Math.max(...mbs).toFixed(0)} MB over ${mbs.length} samples; 2nd quarter avg ${secondQuarter.toFixed(0)} MB, last quarter avg ${lastQuarter.toFixed(0)} MB: ${(growth * 100).toFixed(1)}% ${growth > 0.1 ? "GROWTH > 10%" : "(no growth beyond 10%)"}`);
   for (const n of [...new Set(tally.notes)].slice(0, 10)) console.log(`  note: ${n}`);
   for (const u of unhandled.slice(0, 5)) console.log(`  server: ${u.slice(0, 300)}`);
+  // What the scheduler complained about (warn level and up), the first few of each kind.
+  const complaints = server.output().split("\n").filter((l) => / (warn|error) /.test(l) && !/unhandled error/.test(l));
+  const kinds = new Map<string, { count: number; first: string }>();
+  for (const c of complaints) {
+    const key = c.replace(/^\S+ /, "").slice(0, 60);
+    const k = kinds.get(key) ?? { count: 0, first: c };
+    k.count++;
+    kinds.set(key, k);
+  }
+  for (const k of [...kinds.values()].slice(0, 8)) console.log(`  server log (${k.count}×): ${k.first.slice(0, 300)}`);
 
   server.child.kill("SIGTERM");
   await new Promise((r) => server.child.once("exit", r));
