@@ -11,8 +11,11 @@
 // api, page, intake (per size, on a fresh PostgreSQL + `driftwatch start`,
 // seeded through agent reports and checks against the loopback registry).
 // Opt-in only: drift-db, insights, matrix-page (older figures that seed by
-// writing rows directly). Env: BENCH_SEED_CONCURRENCY (default 6),
-// BENCH_REGISTRY_CACHE (a directory, or "off").
+// writing rows directly). Env: BENCH_SEED_CONCURRENCY (targets reporting at
+// once, default 6), BENCH_TICK_DAYS (days between a target's reports, default
+// 3, so every deploy is seen; 6 halves seeding and misses some),
+// BENCH_REGISTRY_CACHE (a directory, or "off"; default
+// node_modules/.cache/driftwatch-bench/registry). Exit status 1 when a figure fails.
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
