@@ -103,7 +103,8 @@ export async function applyTargetReport(ctx: Pick<Ctx, "db" | "now">, workspaceI
       }
       const movedEnvironment = target.environment_id !== environment.id;
       if (target.last_report_hash === fingerprint && !movedEnvironment) {
-        await tx.target.update({ where: { id: target.id }, data: { lastObservedAt: observedAt, lastReportAt: now, agentKeyId: agentKeyId } });
+        await tx.$executeRaw`
+          UPDATE targets SET last_observed_at = ${observedAt}, last_report_at = ${now}, agent_key_id = ${agentKeyId}::uuid WHERE id = ${target.id}::uuid`;
         return { ...base, changed: false, ignored: null, opened: 0, closed: 0 };
       }
 
@@ -137,34 +138,11 @@ export async function applyTargetReport(ctx: Pick<Ctx, "db" | "now">, workspaceI
           UPDATE runs SET "to" = v.ends FROM unnest(${ids}::bigint[], ${ends}::timestamptz[]) AS v(id, ends)
           WHERE runs.id = v.id AND runs."to" IS NULL`;
       }
-      if (fresh.length) {
-        await tx.run.createMany({
-          data: fresh.map((w) => {
-            const { repository, tag } = splitImage(w.image);
-            return {
-              workspaceId,
-              serviceId: serviceIds.get(w.service)!,
-              environmentId: environment.id,
-              targetId: target.id,
-              container: w.container,
-              isMain: w.main,
-              image: w.image,
-              repository,
-              tag,
-              version: versionOfTag(tag),
-              digest: w.digest,
-              platformDigest: w.platform_digest,
-              platform: w.platform,
-              declared: report.target.kind === "compose_git",
-              from: new Date(w.since),
-            };
-          }),
-        });
-      }
-      await tx.target.update({
-        where: { id: target.id },
-        data: { environmentId: environment.id, lastObservedAt: observedAt, lastReportAt: now, lastReportHash: fingerprint, agentKeyId: agentKeyId },
-      });
+      if (fresh.length) await insertRuns(tx, { workspaceId, environmentId: environment.id, targetId: target.id, declared: report.target.kind === "compose_git" }, fresh, serviceIds);
+      await tx.$executeRaw`
+        UPDATE targets SET environment_id = ${environment.id}::uuid, last_observed_at = ${observedAt}, last_report_at = ${now},
+          last_report_hash = ${fingerprint}, agent_key_id = ${agentKeyId}::uuid
+        WHERE id = ${target.id}::uuid`;
       return { ...base, changed: fresh.length > 0 || closeAt.size > 0 || reopened > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
     },
     // Under a burst of reports, wait for a connection rather than fail; overload answers 503 (lib/http/problem.ts).
@@ -201,6 +179,26 @@ async function reopenReappeared(tx: Prisma.TransactionClient, targetId: string, 
   return ids.length;
 }
 
+/** New history rows in one statement, column by column (a report's hot path: no per-row query building). */
+async function insertRuns(
+  tx: Prisma.TransactionClient,
+  at: { workspaceId: string; environmentId: string; targetId: string; declared: boolean },
+  workloads: Workload[],
+  serviceIds: Map<string, string>,
+): Promise<void> {
+  const split = workloads.map((w) => splitImage(w.image));
+  const col = <T>(f: (w: Workload, i: number) => T): T[] => workloads.map(f);
+  await tx.$executeRaw`
+    INSERT INTO runs (workspace_id, service_id, environment_id, target_id, container, is_main, image, repository, tag, version, digest, platform_digest, platform, declared, "from")
+    SELECT ${at.workspaceId}::uuid, v.service_id, ${at.environmentId}::uuid, ${at.targetId}::uuid, v.container, v.is_main, v.image, v.repository, v.tag, v.version,
+           v.digest, v.platform_digest, v.platform, ${at.declared}, v.since
+    FROM unnest(
+      ${col((w) => serviceIds.get(w.service)!)}::uuid[], ${col((w) => w.container)}::text[], ${col((w) => w.main)}::boolean[], ${col((w) => w.image)}::text[],
+      ${col((_, i) => split[i]!.repository)}::text[], ${col((_, i) => split[i]!.tag)}::text[], ${col((_, i) => versionOfTag(split[i]!.tag))}::text[],
+      ${col((w) => w.digest)}::text[], ${col((w) => w.platform_digest)}::text[], ${col((w) => w.platform)}::text[], ${col((w) => new Date(w.since))}::timestamptz[]
+    ) AS v(service_id, container, is_main, image, repository, tag, version, digest, platform_digest, platform, since)`;
+}
+
 function maxDate(a: Date, b: Date): Date {
   return a > b ? a : b;
 }
@@ -209,7 +207,7 @@ type Queryable = Prisma.TransactionClient | Db;
 
 /** The environment named in a report; a new one goes to the end of the pipeline for an admin to place. */
 async function ensureEnvironment(db: Queryable, workspaceId: string, name: string): Promise<{ id: string }> {
-  const existing = await db.environment.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
+  const [existing] = await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM environments WHERE workspace_id = ${workspaceId}::uuid AND name = ${name}`;
   if (existing) return existing;
   const last = await db.environment.aggregate({ where: { workspaceId }, _max: { position: true } });
   await db.$executeRaw`
@@ -220,7 +218,7 @@ async function ensureEnvironment(db: Queryable, workspaceId: string, name: strin
 }
 
 async function ensureTarget(db: Queryable, workspaceId: string, environmentId: string, target: AgentReport["target"], agentKeyId: string | null, now: Date): Promise<void> {
-  const existing = await db.target.findUnique({ where: { workspaceId_name: { workspaceId, name: target.name } }, select: { id: true } });
+  const [existing] = await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM targets WHERE workspace_id = ${workspaceId}::uuid AND name = ${target.name}`;
   if (existing) return;
   await db.$executeRaw`
     INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
@@ -234,14 +232,16 @@ async function ensureServices(db: Queryable, workspaceId: string, workloads: Wor
   if (names.length === 0) return new Map();
   const applications = new Map<string, string>();
   for (const w of workloads) if (w.application && !applications.has(w.service)) applications.set(w.service, w.application);
-  let rows = await db.service.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, application: true } });
+  const find = () => db.$queryRaw<{ id: string; name: string; application: string | null }[]>`
+    SELECT id::text, name, application FROM services WHERE workspace_id = ${workspaceId}::uuid AND name = ANY(${names}::text[])`;
+  let rows = await find();
   if (rows.length < names.length) {
     const known = new Set(rows.map((r) => r.name));
     await db.service.createMany({
       data: names.filter((n) => !known.has(n)).map((name) => ({ workspaceId, name, application: applications.get(name) ?? null, checkDueAt: now })),
       skipDuplicates: true,
     });
-    rows = await db.service.findMany({ where: { workspaceId, name: { in: names } }, select: { id: true, name: true, application: true } });
+    rows = await find();
   }
   for (const r of rows.filter((r) => !r.application && applications.has(r.name))) {
     await db.service.update({ where: { id: r.id }, data: { application: applications.get(r.name)! } });

@@ -6,7 +6,8 @@ import type { Db } from "@/lib/db/client";
 import { parseImageRef } from "@/lib/domain/image-ref";
 
 export async function ensureUpstreamRepositories(db: Db, workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date): Promise<void> {
-  const rows = [];
+  type Row = { key: string; host: string; path: string; ownerWorkspaceId: string | null; scope: string; checkedBy: "server" | "agent"; dueAt: Date };
+  const rows: Row[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
     const ref = parseImageRef(key);
@@ -17,7 +18,15 @@ export async function ensureUpstreamRepositories(db: Db, workspaceId: string, ke
     const owner = byServer ? null : workspaceId;
     rows.push({ key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: owner, scope: owner ?? "", checkedBy: byServer ? ("server" as const) : ("agent" as const), dueAt: now });
   }
-  if (rows.length) await db.upstreamRepository.createMany({ data: rows, skipDuplicates: true });
+  if (rows.length === 0) return;
+  // Most reports name repositories already registered: one statement, no per-row query building.
+  const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k]);
+  await db.$executeRaw`
+    INSERT INTO upstream_repositories (id, key, host, path, owner_workspace_id, scope, checked_by, due_at)
+    SELECT gen_random_uuid(), v.key, v.host, v.path, v.owner, v.scope, v.checked_by::"CheckedBy", v.due_at
+    FROM unnest(${col("key")}::text[], ${col("host")}::text[], ${col("path")}::text[], ${col("ownerWorkspaceId")}::uuid[], ${col("scope")}::text[],
+                ${col("checkedBy")}::text[], ${col("dueAt")}::timestamptz[]) AS v(key, host, path, owner, scope, checked_by, due_at)
+    ON CONFLICT (key, scope) DO NOTHING`;
 }
 
 /** Repositories in use by a workspace: services' overrides and what their main containers run. */
