@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { FIXED_SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // Parallel builds (several developers' test runs on one checkout) each use their own directory.
@@ -13,14 +14,8 @@ const nextConfig: NextConfig = {
     return [
       {
         source: "/:path*",
-        // Every response: pages, API, static files. The Content-Security-Policy is per request (proxy.ts).
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
-          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-        ],
+        // Every response: pages, API, static files. Content-Security-Policy: proxy.ts (pages), start.ts (API).
+        headers: [...FIXED_SECURITY_HEADERS],
       },
     ];
   },

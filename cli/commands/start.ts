@@ -8,7 +8,10 @@ import type { Command } from "commander";
 import { loadConfig, type Config } from "@/lib/config";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { matchApiRoute } from "@/lib/api/route-table";
 import { forwardedFor } from "@/lib/http/client-address";
+import { problemBody } from "@/lib/http/problem";
+import { apiContentSecurityPolicy, FIXED_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { log, setLogLevel } from "@/lib/log";
 import { resolveAuthSecret } from "@/lib/server/auth-secret";
 import { startBackgroundWork } from "@/lib/server/background";
@@ -33,11 +36,44 @@ function problemJson(status: number, code: string, title: string, detail: string
   return JSON.stringify({ type: `urn:driftwatch:problem:${code}`, title, status, detail, code });
 }
 
+function securityHeaders(): Record<string, string> {
+  return { ...Object.fromEntries(FIXED_SECURITY_HEADERS.map((h) => [h.key, h.value])), "content-security-policy": apiContentSecurityPolicy() };
+}
+
 function refuse(res: http.ServerResponse, status: number, code: string, title: string, detail: string) {
   const body = problemJson(status, code, title, detail);
   // Connection: close, so the rest of the body is never read.
-  res.writeHead(status, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), "cache-control": "no-store", connection: "close" });
+  res.writeHead(status, { ...securityHeaders(), "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), "cache-control": "no-store", connection: "close" });
   res.end(body);
+}
+
+/**
+ * API paths and /metrics: a policy that allows nothing on every answer, and
+ * problem+json for an unknown path or a wrong method (Next.js would answer
+ * with an HTML page or an empty 405). Done here rather than in proxy.ts, so an
+ * API request costs no proxy round. True when the request was answered.
+ */
+function routeApi(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const pathname = (req.url ?? "/").split("?")[0]!;
+  const api = pathname === "/api" || pathname.startsWith("/api/");
+  if (!api && pathname !== "/metrics") return false;
+  res.setHeader("content-security-policy", apiContentSecurityPolicy());
+  if (!api) return false;
+  const method = req.method ?? "GET";
+  const match = matchApiRoute(pathname, method);
+  if (match.kind === "not_found" || match.kind === "method") {
+    const problem = match.kind === "not_found"
+      ? problemBody("not_found", `No API route ${pathname}.`)
+      : problemBody("method_not_allowed", `${method} is not supported here; use ${match.allowed.join(", ")}.`);
+    const body = JSON.stringify(problem);
+    res.writeHead(problem.status, {
+      ...securityHeaders(), "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), "cache-control": "no-store",
+      ...(match.kind === "method" ? { allow: match.allowed.join(", ") } : {}),
+    });
+    res.end(method === "HEAD" ? undefined : body);
+    return true;
+  }
+  return false;
 }
 
 function decodablePath(target: string): boolean {
@@ -94,6 +130,7 @@ export function registerStartCommand(program: Command) {
         if (!decodablePath(req.url ?? "/")) return void refuse(res, 400, "bad_request", "Bad request", "The path's percent-escapes are not valid UTF-8.");
         // Next.js resolves dot segments, even percent-encoded ones, and redirects; no API path has one.
         if (/^\/api(\/|$)/.test(req.url ?? "") && /\/(?:\.|%2e){1,2}(?:[/?#]|$)/i.test(req.url ?? "")) return void refuse(res, 404, "not_found", "Not found", "API paths have no . or .. segments.");
+        if (routeApi(req, res)) return;
         const xff = forwardedFor(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
         if (xff) req.headers["x-forwarded-for"] = xff;
         else delete req.headers["x-forwarded-for"];

@@ -1,5 +1,15 @@
-// The Content-Security-Policy values proxy.ts sets per request. The fixed
-// security headers (nosniff, Referrer-Policy, …) are in next.config.ts.
+// Security headers. The fixed ones go on every response (next.config.ts for
+// what Next.js serves, cli/commands/start.ts for what it answers itself); the
+// page policy carries a per-request nonce (proxy.ts); API answers get a policy
+// that allows nothing (cli/commands/start.ts).
+
+export const FIXED_SECURITY_HEADERS: readonly { key: string; value: string }[] = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+];
 
 /** A page's policy: scripts only with this request's nonce (and what they load). */
 export function pageContentSecurityPolicy(nonce: string, dev = false): string {
