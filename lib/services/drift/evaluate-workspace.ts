@@ -42,11 +42,11 @@ type Slot = { running: Promise<EvaluationResult>; startedAt: number; queued: Pro
 
 /**
  * A queued evaluation starts no sooner than this after the one before it began:
- * under a stream of reports a workspace is evaluated about twice a second
+ * under a stream of reports a workspace is evaluated about once a second
  * rather than back to back, which leaves the CPU to intake. A lone report's
  * evaluation starts at once.
  */
-export const QUEUED_EVALUATION_SPACING_MS = 500;
+export const QUEUED_EVALUATION_SPACING_MS = 1_000;
 // On globalThis: Next bundles route handlers separately, and they share one process and one pool.
 const state = ((globalThis as unknown as { __driftwatchDriftEval?: { slots: Map<string, Slot>; turn: Promise<unknown> } }).__driftwatchDriftEval ??= {
   slots: new Map(),
