@@ -70,14 +70,14 @@ function store(key: string, entry: Entry): void {
   if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
 }
 
-const serialized = new WeakMap<object, string>();
+const serialized = new WeakMap<object, Uint8Array>();
 
-/** A JSON response whose body is serialised once per cached result, not once per request. */
+/** A JSON response whose body is serialised and UTF-8 encoded once per cached result, not once per request. */
 export function jsonResponse(value: object): Response {
   let body = serialized.get(value);
   if (body === undefined) {
-    body = JSON.stringify(value);
+    body = new TextEncoder().encode(JSON.stringify(value));
     serialized.set(value, body);
   }
-  return new Response(body, { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" } });
 }
