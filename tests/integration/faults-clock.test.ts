@@ -24,6 +24,7 @@ import { deliverDue, leaseDueDeliveries } from "@/lib/services/notifications/del
 import { routeEvents } from "@/lib/services/notifications/route-events";
 import { createRule } from "@/lib/services/notifications/rules";
 import { recordAgentReport } from "@/lib/services/record-agent-report";
+import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { setupWorkspace } from "@/lib/services/setup-workspace";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
@@ -128,7 +129,9 @@ describe("the server's clock set forwards, then back", () => {
   it("keeps history, drifts, events and deliveries true through both jumps", async () => {
     // Two production targets disagree: an `inconsistent` drift since the second one started (a day ago).
     await recordAgentReport({ ctx: agent, report: report("docker@a", 0, [w("1.0.0", -2 * DAY)]) });
+    await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await recordAgentReport({ ctx: agent, report: report("docker@b", 0, [w("1.1.0", -DAY)]) });
+    await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
     const [drift] = (await listDrifts({ ctx: system, query: { kind: "inconsistent" } })).items;
     expect(drift).toMatchObject({ state: "announced", opened_at: at(-DAY) });
@@ -167,6 +170,7 @@ describe("the server's clock set forwards, then back", () => {
     // Back further, past the drift's start: the drift ends (target a catches up) but never before it began.
     clock = T0 - 3 * DAY;
     await recordAgentReport({ ctx: agent, report: report("docker@a", HOUR, [w("1.1.0", 30 * MIN)]) });
+    await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
     const [ended] = (await listDrifts({ ctx: system, query: { kind: "inconsistent", state: "resolved" } })).items;
     expect(ended).toMatchObject({ id: drift!.id, state: "resolved" });

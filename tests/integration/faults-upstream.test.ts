@@ -16,6 +16,7 @@ import type { Db } from "@/lib/db/client";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { recordAgentReport } from "@/lib/services/record-agent-report";
+import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { setupWorkspace } from "@/lib/services/setup-workspace";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
@@ -192,6 +193,7 @@ beforeAll(async () => {
       registry_results: [],
     },
   });
+  await driftSettled(workspaceId); // intake only requests the evaluation: let it finish before changing the service
   await db.service.updateMany({ where: { workspaceId, name: "app" }, data: { policy: { github: "nginx/nginx" } } });
   repositoryId = (await db.upstreamRepository.findFirstOrThrow({ where: { key: `${registry.host}/${REPO}` } })).id;
 
