@@ -69,7 +69,10 @@ export function zodErrors(error: z.ZodError, root: "" | "/query" | "/params" = "
  * 57P01-57P03 (shutting down, starting up), 53300 (too many connections).
  */
 export function databaseUnreachable(err: unknown): boolean {
-  const cause = (err as { meta?: { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } } })?.meta?.driverAdapterError?.cause;
+  type Cause = { kind?: string; originalCode?: string; code?: string };
+  // Wrapped by the client (`meta.driverAdapterError`), or raw from a query inside an interactive transaction (`cause`).
+  const e = err as { meta?: { driverAdapterError?: { cause?: Cause } }; name?: string; cause?: Cause };
+  const cause = e?.meta?.driverAdapterError?.cause ?? (e?.name === "DriverAdapterError" ? e.cause : undefined);
   if (!cause) return false;
   if (cause.kind === "DatabaseNotReachable" || cause.kind === "ConnectionClosed" || cause.kind === "SocketTimeout" || cause.kind === "TooManyConnections") return true;
   const sqlState = cause.originalCode ?? cause.code ?? "";
@@ -88,7 +91,7 @@ export function errorToResponse(err: unknown): Response {
   if (e?.code === "P2002") return problemResponse("conflict", "An object with that name already exists.");
   if (e?.code === "P2025") return problemResponse("not_found", "The object was not found.");
   // No database connection within the wait: overload or a database restart. Clients retry.
-  if (e?.code === "P2028" || e?.code === "P1001" || e?.code === "P1017" || databaseUnreachable(err) || /ECONNREFUSED|ECONNRESET|Connection terminated|is not queryable|too many clients/i.test(String(e?.message))) {
+  if (e?.code === "P2028" || e?.code === "P1001" || e?.code === "P1017" || databaseUnreachable(err) || /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|is not queryable|too many clients/i.test(String(e?.message))) {
     log.warn("database busy or unreachable", { error: String(e?.message).slice(0, 200) });
     return problemResponse("unavailable", "The database is busy or unreachable; retry shortly.", { headers: { "retry-after": "2" } });
   }
