@@ -12,6 +12,7 @@ import { exactVersionOf } from "@/lib/domain/running-version";
 import { formatUtcDate } from "@/lib/render/dates";
 import { requireRole, workspaceOf, type Ctx } from "./context";
 import { loadEnvironments } from "./insights/fleet";
+import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
 const DAY = 86_400_000;
 /** A version last seen longer before the first week than this and rolled back to counts as new, as in the delivery statistics. */
@@ -33,14 +34,7 @@ async function loadArrivals(db: Db, workspaceId: string, since: Date, to: Date):
   return db.$queryRaw<ArrivalRow[]>`
     SELECT r.service_id::text, r.environment_id::text, r.repository, r.tag, r.version, res.tag AS resolved_tag, min(r."from") AS since
     FROM runs r
-    LEFT JOIN LATERAL (
-      SELECT d.tag FROM upstream_repositories u
-      JOIN digest_resolutions d ON d.repository_id = u.id
-      WHERE u.key = r.repository AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = r.workspace_id)
-        AND d.tag IS NOT NULL AND (d.digest = r.digest OR d.digest = r.platform_digest)
-      ORDER BY u.owner_workspace_id NULLS LAST
-      LIMIT 1
-    ) res ON true
+    ${RESOLVED_TAG_JOIN}
     WHERE r.workspace_id = ${workspaceId}::uuid AND r.is_main AND NOT r.declared
       AND r."from" < ${to} AND (r."to" IS NULL OR r."to" >= ${since})
     GROUP BY 1, 2, 3, 4, 5, 6

@@ -17,6 +17,7 @@ import { loadServiceFacts } from "@/lib/db/queries/services";
 import { loadUpstream } from "@/lib/db/queries/upstream";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { log } from "@/lib/log";
+import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
 const DAY = 86_400_000;
 /** How often the tick prunes. */
@@ -145,14 +146,7 @@ async function foldAndRemoveRuns(db: Db, workspaceId: string, cutoff: Date, batc
       const rows = await tx.$queryRaw<RunRow[]>`
         SELECT r.id, r.service_id::text, r.environment_id::text, (r.is_main AND NOT r.declared) AS counts, r.tag, r.version, res.tag AS resolved_tag, r."from", r."to"
         FROM runs r
-        LEFT JOIN LATERAL (
-          SELECT d.tag FROM upstream_repositories u
-          JOIN digest_resolutions d ON d.repository_id = u.id
-          WHERE u.key = r.repository AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = r.workspace_id)
-            AND d.tag IS NOT NULL AND (d.digest = r.digest OR d.digest = r.platform_digest)
-          ORDER BY u.owner_workspace_id NULLS LAST
-          LIMIT 1
-        ) res ON true
+        ${RESOLVED_TAG_JOIN}
         -- A probe per candidate on (workspace_id, service_id, environment_id, from), not a hash of all history.
         JOIN LATERAL (
           SELECT 1 FROM runs n

@@ -2,6 +2,7 @@
 // with their target and, for moving tags, the exact version their digest was
 // resolved to. The one read model the matrix, drift and insights share.
 import type { Db } from "@/lib/db/client";
+import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
 export type CurrentRunRow = {
   runId: bigint;
@@ -37,14 +38,7 @@ export async function loadCurrentRuns(db: Db, workspaceId: string, opts: { servi
            r.container, r.image, r.repository, r.tag, r.version, res.tag AS resolved_tag, r.digest, r.platform_digest, r.declared, r."from"
     FROM runs r
     JOIN targets t ON t.id = r.target_id
-    LEFT JOIN LATERAL (
-      SELECT d.tag FROM upstream_repositories u
-      JOIN digest_resolutions d ON d.repository_id = u.id
-      WHERE u.key = r.repository AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = r.workspace_id)
-        AND d.tag IS NOT NULL AND (d.digest = r.digest OR d.digest = r.platform_digest)
-      ORDER BY u.owner_workspace_id NULLS LAST
-      LIMIT 1
-    ) res ON true
+    ${RESOLVED_TAG_JOIN}
     WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND r.is_main
       AND (${serviceFilter}::uuid[] IS NULL OR r.service_id = ANY(${serviceFilter}::uuid[]))`;
   return rows.map((r) => ({

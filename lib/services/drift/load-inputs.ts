@@ -12,6 +12,7 @@ import { effectivePolicy, type Policy } from "@/lib/domain/policy";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { catalogFor } from "../catalog-lookup";
 import { loadEolProducts, loadPurls } from "../eol-status";
+import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
 export type DriftInputs = {
   environments: EnvironmentInfo[];
@@ -102,14 +103,7 @@ export async function loadOpenRuns(db: Db, workspaceId: string): Promise<OpenRun
     SELECT coalesce(json_agg(json_build_array(r.service_id, r.environment_id, r.target_id, t.name, r.tag, r.version, res.tag, r.digest, r.declared, r."from")), '[]')::text AS j
     FROM runs r
     JOIN targets t ON t.id = r.target_id
-    LEFT JOIN LATERAL (
-      SELECT d.tag FROM upstream_repositories u
-      JOIN digest_resolutions d ON d.repository_id = u.id
-      WHERE u.key = r.repository AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = r.workspace_id)
-        AND d.tag IS NOT NULL AND (d.digest = r.digest OR d.digest = r.platform_digest)
-      ORDER BY u.owner_workspace_id NULLS LAST
-      LIMIT 1
-    ) res ON true
+    ${RESOLVED_TAG_JOIN}
     WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND r.is_main`;
   type Cells = [string, string, string, string, string, string | null, string | null, string | null, boolean, string];
   return (JSON.parse(row?.j ?? "[]") as Cells[]).map((c) => ({
@@ -221,14 +215,7 @@ export async function loadClosedHistory(
     JOIN (SELECT * FROM unnest(${services}::uuid[], ${envs}::uuid[]) AS p(service_id, environment_id)) p
       ON p.service_id = r.service_id AND p.environment_id = r.environment_id
     JOIN targets t ON t.id = r.target_id
-    LEFT JOIN LATERAL (
-      SELECT d.tag FROM upstream_repositories u
-      JOIN digest_resolutions d ON d.repository_id = u.id
-      WHERE u.key = r.repository AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = r.workspace_id)
-        AND d.tag IS NOT NULL AND (d.digest = r.digest OR d.digest = r.platform_digest)
-      ORDER BY u.owner_workspace_id NULLS LAST
-      LIMIT 1
-    ) res ON true
+    ${RESOLVED_TAG_JOIN}
     WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NOT NULL AND r.is_main`;
   type Cells = [string, string, string, string, string, string | null, string | null, string | null, boolean, string, string];
   return (JSON.parse(row?.j ?? "[]") as Cells[]).map((c) => ({
