@@ -1,5 +1,5 @@
 // Shared, precomputed inputs of one detection run.
-import type { RunsByService, VersionComparator } from "./runs";
+import type { JumpFinder, RunsByService, VersionComparator } from "./runs";
 import type { EnvironmentInfo, HistoryRun, ServiceInput } from "./types";
 
 export type DetectContext = {
@@ -10,5 +10,6 @@ export type DetectContext = {
   /** Closed and open rows; read only where a drift needs dating. */
   history: readonly HistoryRun[];
   compare: VersionComparator;
+  jump: JumpFinder;
   now: Date;
 };

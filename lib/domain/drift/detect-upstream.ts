@@ -2,15 +2,17 @@
 // newest release by at least the tracked jump, within pin_major. The version
 // engine decides (selectNewest .alert/.target); this file dates the difference.
 import { AppError } from "@/lib/domain/errors";
-import { jumpBetween, selectNewest, type Jump, type NewestResult } from "@/lib/domain/versions";
+import type { EffectivePolicy } from "@/lib/domain/policy";
+import { selectNewest, type Jump, type NewestResult } from "@/lib/domain/versions";
 import type { DetectContext } from "./detect-context";
-import { findOldestInEnv, maxDate, type VersionComparator } from "./runs";
+import { findOldestInEnv, maxDate } from "./runs";
 import type { Difference, ServiceInput } from "./types";
 
 type Alert = { target: string; firstAlertSeen: Date | null };
 
 export function detectUpstreamDrift(ctx: DetectContext): Difference[] {
   const out: Difference[] = [];
+  const newestOf = rememberNewest();
   for (const [serviceId, byEnv] of ctx.runs) {
     const service = ctx.services.get(serviceId);
     if (service === undefined || service.upstream === null) continue;
@@ -19,7 +21,7 @@ export function detectUpstreamDrift(ctx: DetectContext): Difference[] {
       const running = findOldestInEnv(env, ctx.compare);
       if (running === null) continue;
       let alert = alerts.get(running.version);
-      if (alert === undefined) alerts.set(running.version, (alert = findAlert(service, running.version, ctx.compare)));
+      if (alert === undefined) alerts.set(running.version, (alert = findAlert(service, running.version, newestOf(service, running.version), ctx)));
       if (alert === null) continue;
       out.push({
         serviceId,
@@ -29,11 +31,30 @@ export function detectUpstreamDrift(ctx: DetectContext): Difference[] {
         running: running.version,
         expected: alert.target,
         since: alert.firstAlertSeen === null ? running.since : maxDate(alert.firstAlertSeen, running.since),
-        reason: jumpBetween(running.version, alert.target) ?? "patch",
+        reason: ctx.jump(running.version, alert.target) ?? "patch",
       });
     }
   }
   return out;
+}
+
+/**
+ * selectNewestOrNull, remembered per tag list, policy and running version: the
+ * answer depends on nothing else, and services of one repository (or of
+ * repositories released in step) share their tag list and often their policy.
+ */
+function rememberNewest(): (service: ServiceInput, running: string) => NewestResult | null {
+  const memo = new Map<readonly string[], Map<EffectivePolicy, Map<string, NewestResult | null>>>();
+  return (service, running) => {
+    if (service.upstream === null) return null;
+    let byPolicy = memo.get(service.upstream.tags);
+    if (byPolicy === undefined) memo.set(service.upstream.tags, (byPolicy = new Map()));
+    let byRunning = byPolicy.get(service.policy);
+    if (byRunning === undefined) byPolicy.set(service.policy, (byRunning = new Map()));
+    let newest = byRunning.get(running);
+    if (newest === undefined) byRunning.set(running, (newest = selectNewestOrNull(service, running)));
+    return newest;
+  };
 }
 
 /** Newest result for a running version; null when the policy's tag_filter is invalid (no upstream drift then). */
@@ -55,8 +76,7 @@ const JUMP_RANK: Readonly<Record<Jump, number>> = { patch: 0, minor: 1, major: 2
  * out. A release alerts when it is at least the tracked jump and not newer
  * than the target (which already respects pin_major).
  */
-function findAlert(service: ServiceInput, running: string, compare: VersionComparator): Alert | null {
-  const newest = selectNewestOrNull(service, running);
+function findAlert(service: ServiceInput, running: string, newest: NewestResult | null, ctx: Pick<DetectContext, "compare" | "jump">): Alert | null {
   if (newest === null || !newest.alert || newest.target === null || service.upstream === null) return null;
   const target = newest.target;
   const { firstSeen } = service.upstream;
@@ -65,8 +85,8 @@ function findAlert(service: ServiceInput, running: string, compare: VersionCompa
   for (const release of newest.releases) {
     const seen = firstSeen.get(release);
     if (seen === undefined || (firstAlertSeen !== null && seen >= firstAlertSeen)) continue;
-    const jump = jumpBetween(running, release);
-    if (jump !== null && JUMP_RANK[jump] >= trackRank && (compare(release, target) ?? 1) <= 0) firstAlertSeen = seen;
+    const jump = ctx.jump(running, release);
+    if (jump !== null && JUMP_RANK[jump] >= trackRank && (ctx.compare(release, target) ?? 1) <= 0) firstAlertSeen = seen;
   }
   return { target, firstAlertSeen };
 }

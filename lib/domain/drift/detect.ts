@@ -6,7 +6,7 @@ import { detectEolDrift } from "./detect-eol";
 import { detectInconsistentDrift } from "./detect-inconsistent";
 import { detectUpstreamDrift } from "./detect-upstream";
 import type { DetectContext } from "./detect-context";
-import { createVersionComparator, groupCurrentRuns } from "./runs";
+import { createJumpFinder, createVersionComparator, groupCurrentRuns } from "./runs";
 import type { CurrentRun, Difference, EnvironmentInfo, HistoryRun, ServiceInput } from "./types";
 
 export type DetectInput = {
@@ -27,6 +27,7 @@ export function detectDifferences(input: DetectInput): Difference[] {
     runs: groupCurrentRuns(input.current.filter((run) => services.has(run.serviceId))),
     history: input.history,
     compare: createVersionComparator(),
+    jump: createJumpFinder(),
     now: input.now,
   };
   return [

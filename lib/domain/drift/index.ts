@@ -14,6 +14,6 @@ export {
   type AckScopeInput, type SilenceInput,
 } from "./acks";
 export {
-  createVersionComparator, findNewestVersion, findOldestInEnv, findOldestVersion, groupCurrentRuns, indexRunningVersions, listVersions,
-  type EnvRuns, type RunningVersions, type RunsByService, type VersionComparator, type VersionSince,
+  createJumpFinder, createVersionComparator, findNewestVersion, findOldestInEnv, findOldestVersion, groupCurrentRuns, indexRunningVersions, listVersions,
+  type EnvRuns, type JumpFinder, type RunningVersions, type RunsByService, type VersionComparator, type VersionSince,
 } from "./runs";

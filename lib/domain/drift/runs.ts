@@ -1,7 +1,7 @@
 // What runs where, grouped for the drift rules: per service and environment,
 // the runtime rows, the Compose-in-Git rows, and the rows that count as what
 // runs (runtime rows, or the declared ones where only Compose files exist).
-import { compareTags } from "@/lib/domain/versions";
+import { compareTags, jumpBetween, type Jump } from "@/lib/domain/versions";
 import type { CurrentRun } from "./types";
 
 export type EnvRuns = {
@@ -33,6 +33,23 @@ export function createVersionComparator(): VersionComparator {
     if (hit === undefined) {
       hit = compareTags(a, b);
       row.set(b, hit);
+    }
+    return hit;
+  };
+}
+
+export type JumpFinder = (from: string, to: string) => Jump | null;
+
+/** jumpBetween with a per-evaluation cache, as createVersionComparator. */
+export function createJumpFinder(): JumpFinder {
+  const cache = new Map<string, Map<string, Jump | null>>();
+  return (from, to) => {
+    let row = cache.get(from);
+    if (row === undefined) cache.set(from, (row = new Map()));
+    let hit = row.get(to);
+    if (hit === undefined) {
+      hit = jumpBetween(from, to);
+      row.set(to, hit);
     }
     return hit;
   };

@@ -8,7 +8,7 @@ import type { Db } from "@/lib/db/client";
 import { loadServiceFacts, type ServiceFacts } from "@/lib/db/queries/services";
 import type { CurrentRun, EnvironmentInfo, EolCycleInfo, HistoryRun, ServiceInput } from "@/lib/domain/drift";
 import { findCycle, normaliseRepositoryKey, repositoryKeysForPurl, resolveEolProduct, type PurlIdentifier } from "@/lib/domain/eol";
-import { effectivePolicy, type Policy } from "@/lib/domain/policy";
+import { effectivePolicy, type EffectivePolicy, type Policy } from "@/lib/domain/policy";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { catalogFor } from "../catalog-lookup";
 import { loadEolProducts, loadPurls } from "../eol-status";
@@ -33,18 +33,20 @@ export function policyOf(facts: Pick<ServiceFacts, "policy" | "repository" | "ru
 }
 
 export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">, workspaceId: string, now: Date): Promise<DriftInputs> {
-  const [environments, facts, rows] = await Promise.all([
+  const repositoryOf = (f: ServiceFacts) => f.repository ?? f.runningRepository;
+  const factsRead = loadServiceFacts(db, workspaceId);
+  // Upstream tags need only the services' repositories: read them beside the open runs, not after.
+  const upstreamRead = factsRead.then((facts) => loadUpstreamTags(db, workspaceId, [...new Set(facts.map(repositoryOf).filter((k): k is string => !!k))]));
+  const [environments, facts, rows, upstream] = await Promise.all([
     db.environment.findMany({
       where: { workspaceId },
       orderBy: [{ position: "asc" }, { name: "asc" }],
       select: { id: true, name: true, position: true, production: true },
     }),
-    loadServiceFacts(db, workspaceId),
+    factsRead,
     loadOpenRuns(db, workspaceId),
+    upstreamRead,
   ]);
-  const repositoryOf = (f: ServiceFacts) => f.repository ?? f.runningRepository;
-  const keys = [...new Set(facts.map(repositoryOf).filter((k): k is string => !!k))];
-  const upstream = await loadUpstreamTags(db, workspaceId, keys);
 
   const upstreamTags = new Map<string, readonly string[] | null>();
   const upstreamBy = new Map<string, UpstreamTags | undefined>();
@@ -57,9 +59,17 @@ export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">
 
   const current: CurrentRun[] = [];
   const versionsBy = new Map<string, Set<string>>();
+  // exactVersionOf depends on the row's tag and versions and on the service's upstream tags alone,
+  // and thousands of rows share them: worked out once per distinct input.
+  const exact = new Map<readonly string[] | null, Map<string, string | null>>();
   for (const r of rows) {
-    if (!upstreamTags.has(r.serviceId)) continue;
-    const version = exactVersionOf(r, upstreamTags.get(r.serviceId) ?? null);
+    const tags = upstreamTags.get(r.serviceId);
+    if (tags === undefined) continue;
+    let byRun = exact.get(tags);
+    if (byRun === undefined) exact.set(tags, (byRun = new Map()));
+    const key = `${r.tag}\u0000${r.tagVersion ?? "\u0001"}\u0000${r.resolvedVersion ?? "\u0001"}`;
+    let version = byRun.get(key);
+    if (version === undefined) byRun.set(key, (version = exactVersionOf(r, tags)));
     current.push({
       serviceId: r.serviceId, environmentId: r.environmentId, targetId: r.targetId, targetName: r.targetName,
       tag: r.tag, version, digest: r.digest, since: r.since, declared: r.declared,
@@ -72,14 +82,20 @@ export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">
   }
 
   const eol = config.eolEnabled ? await loadEolCycles(db, facts, versionsBy, now) : new Map<string, Map<string, EolCycleInfo | null>>();
+  // Services with the same policy share one object, so detection can remember per policy.
+  const policies = new Map<string, EffectivePolicy>();
   const services: ServiceInput[] = facts.map((f) => {
     const up = upstreamBy.get(f.id);
+    const own = policyOf(f);
+    const policyKey = own === null ? "" : JSON.stringify(own);
+    let policy = policies.get(policyKey);
+    if (policy === undefined) policies.set(policyKey, (policy = effectivePolicy(own)));
     return {
       id: f.id,
       name: f.name,
       team: f.team,
       application: f.application,
-      policy: effectivePolicy(policyOf(f)),
+      policy,
       upstream: up && up.tags.length > 0 ? { tags: up.tags, firstSeen: up.firstSeen } : null,
       eol: eol.get(f.id) ?? new Map(),
     };
@@ -94,22 +110,42 @@ export type OpenRun = {
 };
 
 /**
- * loadCurrentRuns' query (same rows, same digest resolution), narrowed to what
+ * loadCurrentRuns' rows (same rows, same digest resolution), narrowed to what
  * drift reads and sent as one JSON document: decoding tens of thousands of rows
- * one by one cost several times the query. A test holds the two to the same answer.
+ * one by one cost several times the query. Rows are grouped by image (repository,
+ * digest, tag): the digest is resolved once per group rather than once per row,
+ * and the group's fields are sent once. A test holds the two to the same answer.
+ * Rows come in history order (run id), whatever the plan.
  */
 export async function loadOpenRuns(db: Db, workspaceId: string): Promise<OpenRun[]> {
-  const [row] = await db.$queryRaw<{ j: string }[]>`
-    SELECT coalesce(json_agg(json_build_array(r.service_id, r.environment_id, r.target_id, t.name, r.tag, r.version, res.tag, r.digest, r.declared, r."from")), '[]')::text AS j
-    FROM runs r
-    JOIN targets t ON t.id = r.target_id
-    ${RESOLVED_TAG_JOIN}
-    WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND r.is_main`;
-  type Cells = [string, string, string, string, string, string | null, string | null, string | null, boolean, string];
-  return (JSON.parse(row?.j ?? "[]") as Cells[]).map((c) => ({
-    serviceId: c[0], environmentId: c[1], targetId: c[2], targetName: c[3], tag: c[4],
-    tagVersion: c[5], resolvedVersion: c[6], digest: c[7], declared: c[8], since: new Date(c[9]),
-  }));
+  // Hand-built JSON: json_build_array per row cost twice the query. Only uuids, booleans
+  // and numbers are spliced in as they are; text goes through to_json.
+  const [row] = await db.$queryRaw<{ j: string; targets: string }[]>`
+    SELECT '[' || coalesce(string_agg('[' || coalesce(to_json(res.tag)::text, 'null') || ',' || coalesce(to_json(r.digest)::text, 'null') || ','
+             || to_json(r.tag)::text || ',' || coalesce(to_json(r.version)::text, 'null') || ',[' || r.runs || ']]', ','), '') || ']' AS j,
+           (SELECT coalesce(json_object_agg(t.id, t.name), '{}')::text FROM targets t WHERE t.workspace_id = ${workspaceId}::uuid) AS targets
+    FROM (
+      SELECT r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version,
+             string_agg(r.id::text || ',"' || r.service_id::text || '","' || r.environment_id::text || '","' || r.target_id::text || '",'
+               || r.declared::text || ',' || (extract(epoch from r."from") * 1000)::bigint::text, ',') AS runs
+      FROM runs r
+      WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND r.is_main
+      GROUP BY r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version
+    ) r
+    ${RESOLVED_TAG_JOIN}`;
+  type Group = [string | null, string | null, string, string | null, (string | number | boolean)[]];
+  const targets = JSON.parse(row?.targets ?? "{}") as Record<string, string>;
+  const out: (OpenRun & { id: number })[] = [];
+  for (const [resolvedVersion, digest, tag, tagVersion, cells] of JSON.parse(row?.j ?? "[]") as Group[]) {
+    for (let i = 0; i < cells.length; i += 6) {
+      const targetId = cells[i + 3] as string;
+      out.push({
+        id: cells[i] as number, serviceId: cells[i + 1] as string, environmentId: cells[i + 2] as string, targetId, targetName: targets[targetId] as string,
+        tag, tagVersion, resolvedVersion, digest, declared: cells[i + 4] as boolean, since: new Date(cells[i + 5] as number),
+      });
+    }
+  }
+  return out.sort((a, b) => a.id - b.id);
 }
 
 type UpstreamTags = { tags: string[]; firstSeen: Map<string, Date> };
@@ -125,9 +161,16 @@ export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string
     SELECT c.key, coalesce((SELECT json_object_agg(t.name, t.first_seen_at) FROM upstream_tags t WHERE t.repository_id = c.id), '{}')::text AS j
     FROM chosen c`;
   const out = new Map<string, UpstreamTags>();
+  // Repositories released in step (one version across many images) list the same tags:
+  // they share one array, so what detection works out per tag list is worked out once.
+  const same = new Map<string, string[]>();
   for (const r of rows) {
     const entries = Object.entries(JSON.parse(r.j) as Record<string, string>);
-    out.set(r.key, { tags: entries.map(([name]) => name), firstSeen: new Map(entries.map(([name, at]) => [name, new Date(at)] as const)) });
+    const names = entries.map(([name]) => name);
+    const content = JSON.stringify(names);
+    let tags = same.get(content);
+    if (tags === undefined) same.set(content, (tags = names));
+    out.set(r.key, { tags, firstSeen: new Map(entries.map(([name, at]) => [name, new Date(at)] as const)) });
   }
   return out;
 }
