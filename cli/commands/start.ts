@@ -13,6 +13,7 @@ import { forwardedFor } from "@/lib/http/client-address";
 import { problemBody } from "@/lib/http/problem";
 import { apiContentSecurityPolicy, FIXED_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { log, setLogLevel } from "@/lib/log";
+import { dispatchApi, preloadApiRoutes } from "@/lib/server/api-dispatch";
 import { resolveAuthSecret } from "@/lib/server/auth-secret";
 import { startBackgroundWork } from "@/lib/server/background";
 
@@ -134,13 +135,16 @@ export function registerStartCommand(program: Command) {
         const xff = forwardedFor(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
         if (xff) req.headers["x-forwarded-for"] = xff;
         else delete req.headers["x-forwarded-for"];
-        handler(req, res).catch((err: unknown) => {
-          log.error(`request failed: ${String(err)}`);
-          if (!res.headersSent) {
-            res.writeHead(500, { "content-type": "application/problem+json" });
-            res.end(JSON.stringify({ type: "urn:driftwatch:problem:internal", title: "Internal error", status: 500, detail: "Something went wrong on our side." }));
-          }
-        });
+        // Bearer-authenticated API requests skip Next.js's router (lib/server/api-dispatch.ts).
+        dispatchApi(req, res)
+          .then((answered) => (answered ? undefined : handler(req, res)))
+          .catch((err: unknown) => {
+            log.error(`request failed: ${String(err)}`);
+            if (!res.headersSent) {
+              res.writeHead(500, { "content-type": "application/problem+json" });
+              res.end(JSON.stringify({ type: "urn:driftwatch:problem:internal", title: "Internal error", status: 500, detail: "Something went wrong on our side." }));
+            }
+          });
       });
       server.keepAliveTimeout = 65_000;
       // A body dripped slowly holds a request at most this long (Node's default is 5 minutes).
@@ -162,6 +166,8 @@ export function registerStartCommand(program: Command) {
         server.once("error", reject);
         server.listen(config.port, config.host, resolve);
       });
+      // Compiles the API's route modules for dispatchApi now rather than at the first request.
+      preloadApiRoutes().catch((err: unknown) => log.warn(`loading the API routes: ${String(err)}`));
       const background = opts.scheduler === false ? null : await startBackgroundWork({ config, databaseUrl: database.url });
       log.info(`Driftwatch is serving ${config.baseUrl} (listening on ${config.host}:${config.port}, ${database.embedded ? "embedded database" : "external database"}, ready in ${Date.now() - started} ms)`);
 

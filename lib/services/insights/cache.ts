@@ -71,6 +71,7 @@ function store(key: string, entry: Entry): void {
 }
 
 const serialized = new WeakMap<object, Uint8Array>();
+const bodies = new WeakMap<Response, Uint8Array>();
 
 /** A JSON response whose body is serialised and UTF-8 encoded once per cached result, not once per request. */
 export function jsonResponse(value: object): Response {
@@ -79,5 +80,15 @@ export function jsonResponse(value: object): Response {
     body = new TextEncoder().encode(JSON.stringify(value));
     serialized.set(value, body);
   }
-  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  const response = new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  bodies.set(response, body);
+  return response;
+}
+
+/**
+ * The shared bytes of a jsonResponse() answer: the server sends (and
+ * compresses, once) them without reading the response's stream.
+ */
+export function cachedBodyOf(response: Response): Uint8Array | undefined {
+  return bodies.get(response);
 }
