@@ -11,7 +11,7 @@ import { isMovingTag, isVersionTag } from "@/lib/domain/versions";
 import { requireAgent, type Ctx } from "./context";
 import { requestWorkspaceDrift } from "./drift/evaluate-workspace";
 import { recordRegistryResults } from "./record-registry-results";
-import { ensureUpstreamRepositories } from "./upstream/ensure-repositories";
+import { upstreamRepositoriesInsert } from "./upstream/ensure-repositories";
 
 export type ReportOutcome = {
   accepted: true;
@@ -24,7 +24,7 @@ export type ReportOutcome = {
   closed: number;
 };
 
-type OpenRun = { id: bigint; serviceName: string; container: string; image: string; digest: string | null; from: Date };
+type OpenRun = { id: string; serviceName: string; container: string; image: string; digest: string | null; from: Date };
 
 /** The part of a report that identifies "the same report": workloads with their start times. */
 export function reportFingerprint(report: Pick<AgentReport, "environment" | "workloads">): string {
@@ -53,13 +53,8 @@ function sameWorkload(run: OpenRun, w: Workload): boolean {
 export async function recordAgentReport({ ctx, report, evaluateDrift = true }: { ctx: Ctx; report: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
   const agent = requireAgent(ctx.actor);
   const workspaceId = agent.workspaceId;
-  const now = ctx.now();
-  const outcome = await applyTargetReport(ctx, workspaceId, report, agent.agentKeyId);
-
-  if (outcome.opened > 0) {
-    const keys = report.workloads.filter((w) => w.main).map((w) => splitImage(w.image).repository);
-    await ensureUpstreamRepositories(ctx.db, workspaceId, keys, ctx.config.serverRegistries, now);
-  }
+  // The repositories its main containers run are registered with the history it opens, in the same statement.
+  const outcome = await applyTargetReport(ctx, workspaceId, report, agent.agentKeyId, { serverRegistries: ctx.config.serverRegistries });
   if (report.registry_results.length && outcome.ignored === null) {
     await recordRegistryResults({ ctx, workspaceId, results: report.registry_results });
   }
@@ -71,85 +66,229 @@ export async function recordAgentReport({ ctx, report, evaluateDrift = true }: {
   return outcome;
 }
 
+/** Reads and writes of one report are retried from the start when another report for the target came between them. */
+const MAX_ATTEMPTS = 50;
+
 /**
- * Apply one target's whole current state to history, in one transaction with
- * the target row locked. Used for agent reports and for Compose files the
- * server reads from Git (`agentKeyId` null).
+ * Apply one target's whole current state to history. Used for agent reports and for Compose files the
+ * server reads from Git (`agentKeyId` null). `serverRegistries`: also register the repositories of the
+ * main containers when the report opens history (as ensureUpstreamRepositories does), in the same statement.
+ *
+ * Two statements, each atomic on its own (no interactive transaction):
+ * 1. `readTarget` creates what is missing (environment, target, services; committed on their own, so
+ *    concurrent reports never wait on each other's uncommitted inserts), applies a repeated report (it only
+ *    moves `last_observed_at`), and otherwise reads the target's state, its row version (`xmin`) and its
+ *    open history rows;
+ * 2. `writeReport` applies the change only if the target row is still the version read (locked, and
+ *    re-checked after any wait): every accepted report updates that row, so a report applied in between
+ *    makes this one start again from 1. Reports for one target are thereby applied one at a time, as
+ *    under a row lock held across both, and a failure stores nothing of the report's history.
  */
-export async function applyTargetReport(ctx: Pick<Ctx, "db" | "now">, workspaceId: string, report: AgentReport, agentKeyId: string | null): Promise<ReportOutcome> {
+export async function applyTargetReport(
+  ctx: Pick<Ctx, "db" | "now">, workspaceId: string, report: AgentReport, agentKeyId: string | null, opts: { serverRegistries?: readonly string[] } = {},
+): Promise<ReportOutcome> {
   const observedAt = new Date(report.observed_at);
   const fingerprint = reportFingerprint(report);
   const now = ctx.now();
+  const base = { accepted: true as const, target: report.target.name, environment: report.environment };
+  const input: ReportInput = { workspaceId, report, agentKeyId, fingerprint, observedAt, now };
 
-  // Environment, target and services first, each idempotent and committed on its own: concurrent
-  // reports then never wait on each other's uncommitted inserts inside the report transaction.
-  const environment = await ensureEnvironment(ctx.db, workspaceId, report.environment);
-  await ensureTarget(ctx.db, workspaceId, environment.id, report.target, agentKeyId, now);
-  const serviceIds = await ensureServices(ctx.db, workspaceId, report.workloads, now);
+  for (let attempt = 1; ; attempt++) {
+    if (attempt > MAX_ATTEMPTS) throw new Error(`target ${report.target.name} kept changing under report intake`);
+    let state: TargetState | "repeated" | null;
+    try {
+      state = await readTarget(ctx.db, input);
+    } catch (err) {
+      if (retryable(err)) continue;
+      throw err;
+    }
+    if (state === "repeated") return { ...base, changed: false, ignored: null, opened: 0, closed: 0 };
+    // Another report created the environment or target first, after this statement's snapshot: read again.
+    if (state === null) continue;
+    const target = state;
+    if (target.kind !== report.target.kind) {
+      throw new AppError("conflict", `Target ${report.target.name} is a ${target.kind} target; report ${report.target.kind} under another name.`);
+    }
+    if (target.lastObservedAt && observedAt < target.lastObservedAt) {
+      return { ...base, changed: false, ignored: "stale" as const, opened: 0, closed: 0 };
+    }
+    const movedEnvironment = target.environmentId !== target.reportEnvironmentId;
+    // The same report, which readTarget did not apply: the row changed under it. Read again.
+    if (target.lastReportHash === fingerprint && !movedEnvironment) continue;
+    const open = target.open;
 
-  const outcome = await ctx.db.$transaction(
-    async (tx) => {
-      // Reports for one target are applied one at a time.
-      const [target] = await tx.$queryRaw<{ id: string; environment_id: string; kind: string; last_observed_at: Date | null; last_report_hash: string | null }[]>`
-        SELECT id::text, environment_id::text, kind::text, last_observed_at, last_report_hash FROM targets
-        WHERE workspace_id = ${workspaceId}::uuid AND name = ${report.target.name} FOR UPDATE`;
-      if (!target) throw new Error("target row vanished");
-      if (target.kind !== report.target.kind) {
-        throw new AppError("conflict", `Target ${report.target.name} is a ${target.kind} target; report ${report.target.kind} under another name.`);
-      }
-      const base = { accepted: true as const, target: report.target.name, environment: report.environment };
-      if (target.last_observed_at && observedAt < target.last_observed_at) {
-        return { ...base, changed: false, ignored: "stale" as const, opened: 0, closed: 0 };
-      }
-      const movedEnvironment = target.environment_id !== environment.id;
-      if (target.last_report_hash === fingerprint && !movedEnvironment) {
-        await tx.$executeRaw`
-          UPDATE targets SET last_observed_at = ${observedAt}, last_report_at = ${now}, agent_key_id = ${agentKeyId}::uuid WHERE id = ${target.id}::uuid`;
-        return { ...base, changed: false, ignored: null, opened: 0, closed: 0 };
-      }
+    // A target that moved to another environment starts its history there afresh.
+    const matched = new Set<string>();
+    const fresh: Workload[] = [];
+    for (const w of report.workloads) {
+      const run = movedEnvironment ? undefined : open.find((r) => !matched.has(r.id) && sameWorkload(r, w));
+      if (run) matched.add(run.id);
+      else fresh.push(w);
+    }
+    const reopen = movedEnvironment ? [] : await reappeared(ctx.db, target.id, target.lastObservedAt, fresh, open);
+    const closeAt = new Map<string, Date>();
+    for (const w of fresh) {
+      // The workload's previous image, if it ran here, ends when the new one started.
+      const previous = open.find((r) => !matched.has(r.id) && !closeAt.has(r.id) && r.serviceName === w.service && r.container === w.container);
+      if (previous) closeAt.set(previous.id, maxDate(new Date(w.since), previous.from));
+    }
+    for (const r of open) if (!matched.has(r.id) && !closeAt.has(r.id)) closeAt.set(r.id, maxDate(observedAt, r.from));
 
-      const open = await tx.$queryRaw<OpenRun[]>`
-        SELECT r.id, s.name AS "serviceName", r.container, r.image, r.digest, r."from"
-        FROM runs r JOIN services s ON s.id = r.service_id
-        WHERE r.target_id = ${target.id}::uuid AND r."to" IS NULL`;
+    let applied: boolean;
+    try {
+      applied = await writeReport(ctx.db, input, target, { closeAt, reopen, fresh, serverRegistries: opts.serverRegistries });
+    } catch (err) {
+      if (retryable(err)) continue;
+      throw err;
+    }
+    if (!applied) continue;
+    return { ...base, changed: fresh.length > 0 || closeAt.size > 0 || reopen.length > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
+  }
+}
 
-      // A target that moved to another environment starts its history there afresh.
-      const matched = new Set<bigint>();
-      const fresh: Workload[] = [];
-      for (const w of report.workloads) {
-        const run = movedEnvironment ? undefined : open.find((r) => !matched.has(r.id) && sameWorkload(r, w));
-        if (run) matched.add(run.id);
-        else fresh.push(w);
-      }
-      const reopened = movedEnvironment ? 0 : await reopenReappeared(tx, target.id, target.last_observed_at, fresh, open);
-      const closeAt = new Map<bigint, Date>();
-      for (const w of fresh) {
-        // The workload's previous image, if it ran here, ends when the new one started.
-        const previous = open.find((r) => !matched.has(r.id) && !closeAt.has(r.id) && r.serviceName === w.service && r.container === w.container);
-        if (previous) closeAt.set(previous.id, maxDate(new Date(w.since), previous.from));
-      }
-      for (const r of open) if (!matched.has(r.id) && !closeAt.has(r.id)) closeAt.set(r.id, maxDate(observedAt, r.from));
+type ReportInput = { workspaceId: string; report: AgentReport; agentKeyId: string | null; fingerprint: string; observedAt: Date; now: Date };
 
-      if (closeAt.size) {
-        // One statement for every row that ends: ids and end times side by side.
-        const ids = [...closeAt.keys()];
-        const ends = ids.map((id) => closeAt.get(id)!);
-        await tx.$executeRaw`
-          UPDATE runs SET "to" = v.ends FROM unnest(${ids}::bigint[], ${ends}::timestamptz[]) AS v(id, ends)
-          WHERE runs.id = v.id AND runs."to" IS NULL`;
-      }
-      if (fresh.length) await insertRuns(tx, { workspaceId, environmentId: environment.id, targetId: target.id, declared: report.target.kind === "compose_git" }, fresh, serviceIds);
-      await tx.$executeRaw`
-        UPDATE targets SET environment_id = ${environment.id}::uuid, last_observed_at = ${observedAt}, last_report_at = ${now},
-          last_report_hash = ${fingerprint}, agent_key_id = ${agentKeyId}::uuid
-        WHERE id = ${target.id}::uuid`;
-      return { ...base, changed: fresh.length > 0 || closeAt.size > 0 || reopened > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
-    },
-    // Under a burst of reports, wait for a connection rather than fail; overload answers 503 (lib/http/problem.ts).
-    { timeout: 30_000, maxWait: 15_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
-  );
+type TargetState = {
+  id: string;
+  /** Row version (xmin) when read: the write applies only to this version. */
+  version: string;
+  environmentId: string;
+  /** The environment the report names. */
+  reportEnvironmentId: string;
+  kind: string;
+  lastObservedAt: Date | null;
+  lastReportHash: string | null;
+  open: OpenRun[];
+};
 
-  return outcome;
+/**
+ * One statement: create the environment, target and services the report names that do not exist yet,
+ * fill services' empty application from the report, and either apply a repeated report (same workloads,
+ * same environment, not stale: only the observation time moves) or read the target with its open history.
+ * "repeated" when applied; null when a concurrent report's insert of the environment or target won.
+ */
+async function readTarget(db: Db, input: ReportInput): Promise<TargetState | "repeated" | null> {
+  const { workspaceId, report, agentKeyId, fingerprint, observedAt, now } = input;
+  const ws = workspaceId;
+  // Names in order, so that concurrent reports creating overlapping services never wait on each other in a cycle.
+  const names = [...new Set(report.workloads.map((w) => w.service))].sort();
+  const applications = new Map<string, string>();
+  for (const w of report.workloads) if (w.application && !applications.has(w.service)) applications.set(w.service, w.application);
+  const apps = names.map((n) => applications.get(n) ?? null);
+  const services = names.length === 0 ? Prisma.empty : Prisma.sql`
+    new_services AS (
+      INSERT INTO services (id, workspace_id, name, application, check_due_at)
+      SELECT gen_random_uuid(), ${ws}::uuid, v.name, v.application, ${now}
+      FROM unnest(${names}::text[], ${apps}::text[]) AS v(name, application)
+      WHERE NOT EXISTS (SELECT 1 FROM services s WHERE s.workspace_id = ${ws}::uuid AND s.name = v.name)
+      ON CONFLICT (workspace_id, name) DO NOTHING),`;
+  // The application a runtime reports fills an empty one.
+  const filled = applications.size === 0 ? Prisma.empty : Prisma.sql`
+    filled AS (
+      UPDATE services SET application = v.application
+      FROM unnest(${[...applications.keys()]}::text[], ${[...applications.values()]}::text[]) AS v(name, application)
+      WHERE services.workspace_id = ${ws}::uuid AND services.name = v.name AND services.application IS NULL),`;
+  const [row] = await db.$queryRaw<
+    { repeated: number; environment_id: string | null; target_id: string | null; target_environment_id: string | null; kind: string | null; last_observed_at: Date | null; last_report_hash: string | null; version: string | null; open: string | null }[]
+  >`
+    WITH env0 AS (SELECT id FROM environments WHERE workspace_id = ${ws}::uuid AND name = ${report.environment}),
+    -- A new environment goes to the end of the pipeline for an admin to place.
+    env1 AS (
+      INSERT INTO environments (id, workspace_id, name, position, production, created_at)
+      SELECT gen_random_uuid(), ${ws}::uuid, ${report.environment}, coalesce((SELECT max(position) FROM environments WHERE workspace_id = ${ws}::uuid), 0) + 10, false, now()
+      WHERE NOT EXISTS (SELECT 1 FROM env0)
+      ON CONFLICT (workspace_id, name) DO NOTHING
+      RETURNING id),
+    env AS (SELECT id FROM env0 UNION ALL SELECT id FROM env1),
+    ${services}
+    ${filled}
+    repeated AS (
+      UPDATE targets SET last_observed_at = ${observedAt}, last_report_at = ${now}, agent_key_id = ${agentKeyId}::uuid
+      WHERE workspace_id = ${ws}::uuid AND name = ${report.target.name} AND kind = ${report.target.kind}::"TargetKind"
+        AND last_report_hash = ${fingerprint} AND environment_id = (SELECT id FROM env0)
+        AND (last_observed_at IS NULL OR last_observed_at <= ${observedAt})
+      RETURNING id),
+    t0 AS (
+      SELECT id, environment_id, kind, last_observed_at, last_report_hash, xmin::text AS version FROM targets
+      WHERE workspace_id = ${ws}::uuid AND name = ${report.target.name}),
+    t1 AS (
+      INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
+      SELECT gen_random_uuid(), ${ws}::uuid, env.id, ${report.target.name}, ${report.target.kind}::"TargetKind", ${agentKeyId}::uuid, '{}', ${now} FROM env
+      WHERE NOT EXISTS (SELECT 1 FROM t0)
+      ON CONFLICT (workspace_id, name) DO NOTHING
+      RETURNING id, environment_id, kind, last_observed_at, last_report_hash, xmin::text AS version),
+    t AS (SELECT * FROM t0 WHERE NOT EXISTS (SELECT 1 FROM repeated) UNION ALL SELECT * FROM t1)
+    SELECT (SELECT count(*) FROM repeated)::int AS repeated, (SELECT id::text FROM env LIMIT 1) AS environment_id,
+      t.id::text AS target_id, t.environment_id::text AS target_environment_id, t.kind::text AS kind, t.last_observed_at, t.last_report_hash, t.version,
+      CASE WHEN t.id IS NOT NULL AND (t.last_observed_at IS NULL OR t.last_observed_at <= ${observedAt}) THEN (
+        -- The service's name by its key, row by row: a target holds tens of open rows, a workspace thousands of services.
+        SELECT coalesce(json_agg(json_build_array(r.id::text, (SELECT s.name FROM services s WHERE s.id = r.service_id), r.container, r.image, r.digest, r."from")), '[]')::text
+        FROM runs r
+        WHERE r.target_id = t.id AND r."to" IS NULL) END AS open
+    FROM (SELECT 1) AS one LEFT JOIN t ON true`;
+  if (!row) throw new Error("the report's target read returned no row");
+  if (row.repeated > 0) return "repeated";
+  if (row.environment_id === null || row.target_id === null) return null;
+  type Cells = [string, string, string, string, string | null, string];
+  const open = (JSON.parse(row.open ?? "[]") as Cells[]).map((c) => ({ id: c[0], serviceName: c[1], container: c[2], image: c[3], digest: c[4], from: new Date(c[5]) }));
+  return {
+    id: row.target_id, version: row.version!, environmentId: row.target_environment_id!, reportEnvironmentId: row.environment_id, kind: row.kind!,
+    lastObservedAt: row.last_observed_at, lastReportHash: row.last_report_hash, open,
+  };
+}
+
+/**
+ * One statement: lock the target row if it is still the version read, then close, reopen and open history
+ * rows, register repositories and record the report on the target. False (nothing written) when the row
+ * changed since it was read.
+ */
+async function writeReport(
+  db: Db, input: ReportInput, target: TargetState,
+  change: { closeAt: Map<string, Date>; reopen: string[]; fresh: Workload[]; serverRegistries?: readonly string[] },
+): Promise<boolean> {
+  const { workspaceId, report, agentKeyId, fingerprint, observedAt, now } = input;
+  const environmentId = target.reportEnvironmentId;
+  const parts: Prisma.Sql[] = [];
+  if (change.closeAt.size) {
+    // Every row that ends, ids and end times side by side.
+    const ids = [...change.closeAt.keys()];
+    const ends = ids.map((id) => change.closeAt.get(id)!);
+    parts.push(Prisma.sql`
+      closed AS (
+        UPDATE runs SET "to" = v.ends FROM t, unnest(${ids}::bigint[], ${ends}::timestamptz[]) AS v(id, ends)
+        WHERE runs.id = v.id AND runs.target_id = t.id AND runs."to" IS NULL)`);
+  }
+  if (change.reopen.length) {
+    parts.push(Prisma.sql`
+      reopened AS (UPDATE runs SET "to" = NULL FROM t WHERE runs.id = ANY(${change.reopen}::bigint[]) AND runs.target_id = t.id)`);
+  }
+  if (change.fresh.length) {
+    parts.push(Prisma.sql`opened AS (${insertRuns({ workspaceId, environmentId, declared: report.target.kind === "compose_git" }, change.fresh)})`);
+    if (change.serverRegistries) {
+      const keys = report.workloads.filter((w) => w.main).map((w) => splitImage(w.image).repository);
+      const repositories = upstreamRepositoriesInsert(workspaceId, keys, change.serverRegistries, now, Prisma.sql`EXISTS (SELECT 1 FROM t)`);
+      if (repositories) parts.push(Prisma.sql`repositories AS (${repositories})`);
+    }
+  }
+  const [row] = await db.$queryRaw<{ applied: number }[]>`
+    WITH t AS (SELECT id FROM targets WHERE id = ${target.id}::uuid AND xmin = ${target.version}::xid FOR NO KEY UPDATE),
+    ${parts.length ? Prisma.sql`${Prisma.join(parts, ",\n")},` : Prisma.empty}
+    recorded AS (
+      UPDATE targets SET environment_id = ${environmentId}::uuid, last_observed_at = ${observedAt}, last_report_at = ${now},
+        last_report_hash = ${fingerprint}, agent_key_id = ${agentKeyId}::uuid
+      FROM t WHERE targets.id = t.id
+      RETURNING 1)
+    SELECT count(*)::int AS applied FROM recorded`;
+  return (row?.applied ?? 0) > 0;
+}
+
+/** Deadlocks and serialisation failures abort the statement and store nothing: the report starts again. */
+function retryable(err: unknown): boolean {
+  type Cause = { originalCode?: string; code?: string };
+  const e = err as { meta?: { driverAdapterError?: { cause?: Cause } }; cause?: Cause; code?: string };
+  const cause = e?.meta?.driverAdapterError?.cause ?? e?.cause;
+  const code = cause?.originalCode ?? cause?.code ?? e?.code ?? "";
+  return code === "40P01" || code === "40001";
 }
 
 /**
@@ -158,93 +297,46 @@ export async function applyTargetReport(ctx: Pick<Ctx, "db" | "now">, workspaceI
  * report closed. That run is reopened instead of stored twice; the workload leaves `fresh`. Only a
  * workload that started before the last accepted report can be one, so a normal report costs no query.
  */
-async function reopenReappeared(tx: Prisma.TransactionClient, targetId: string, lastObservedAt: Date | null, fresh: Workload[], open: OpenRun[]): Promise<number> {
+async function reappeared(db: Db, targetId: string, lastObservedAt: Date | null, fresh: Workload[], open: OpenRun[]): Promise<string[]> {
   const candidates = fresh.filter(
     (w) => lastObservedAt && new Date(w.since) < lastObservedAt && !open.some((r) => r.serviceName === w.service && r.container === w.container),
   );
-  if (candidates.length === 0) return 0;
-  const last = await tx.$queryRaw<OpenRun[]>`
-    SELECT DISTINCT ON (r.service_id, r.container) r.id, s.name AS "serviceName", r.container, r.image, r.digest, r."from"
+  if (candidates.length === 0) return [];
+  const last = await db.$queryRaw<OpenRun[]>`
+    SELECT DISTINCT ON (r.service_id, r.container) r.id::text AS id, s.name AS "serviceName", r.container, r.image, r.digest, r."from"
     FROM runs r JOIN services s ON s.id = r.service_id
     WHERE r.target_id = ${targetId}::uuid AND r."to" IS NOT NULL AND r.container = ANY(${candidates.map((w) => w.container)}::text[])
     ORDER BY r.service_id, r.container, r."to" DESC, r.id DESC`;
-  const ids: bigint[] = [];
+  const ids: string[] = [];
   for (const w of candidates) {
     const run = last.find((r) => sameWorkload(r, w) && r.from.getTime() === new Date(w.since).getTime());
     if (!run) continue;
     ids.push(run.id);
     fresh.splice(fresh.indexOf(w), 1);
   }
-  if (ids.length) await tx.$executeRaw`UPDATE runs SET "to" = NULL WHERE id = ANY(${ids}::bigint[])`;
-  return ids.length;
+  return ids;
 }
 
-/** New history rows in one statement, column by column (a report's hot path: no per-row query building). */
-async function insertRuns(
-  tx: Prisma.TransactionClient,
-  at: { workspaceId: string; environmentId: string; targetId: string; declared: boolean },
-  workloads: Workload[],
-  serviceIds: Map<string, string>,
-): Promise<void> {
+/**
+ * New history rows, column by column (a report's hot path: no per-row query building), for the target
+ * locked as `t`. A service that vanished since the report created it leaves service_id NULL, which fails
+ * the statement.
+ */
+function insertRuns(at: { workspaceId: string; environmentId: string; declared: boolean }, workloads: Workload[]): Prisma.Sql {
   const split = workloads.map((w) => splitImage(w.image));
   const col = <T>(f: (w: Workload, i: number) => T): T[] => workloads.map(f);
-  await tx.$executeRaw`
+  return Prisma.sql`
     INSERT INTO runs (workspace_id, service_id, environment_id, target_id, container, is_main, image, repository, tag, version, digest, platform_digest, platform, declared, "from")
-    SELECT ${at.workspaceId}::uuid, v.service_id, ${at.environmentId}::uuid, ${at.targetId}::uuid, v.container, v.is_main, v.image, v.repository, v.tag, v.version,
+    SELECT ${at.workspaceId}::uuid, (SELECT s.id FROM services s WHERE s.workspace_id = ${at.workspaceId}::uuid AND s.name = v.service),
+           ${at.environmentId}::uuid, t.id, v.container, v.is_main, v.image, v.repository, v.tag, v.version,
            v.digest, v.platform_digest, v.platform, ${at.declared}, v.since
-    FROM unnest(
-      ${col((w) => serviceIds.get(w.service)!)}::uuid[], ${col((w) => w.container)}::text[], ${col((w) => w.main)}::boolean[], ${col((w) => w.image)}::text[],
+    FROM t, unnest(
+      ${col((w) => w.service)}::text[], ${col((w) => w.container)}::text[], ${col((w) => w.main)}::boolean[], ${col((w) => w.image)}::text[],
       ${col((_, i) => split[i]!.repository)}::text[], ${col((_, i) => split[i]!.tag)}::text[], ${col((_, i) => versionOfTag(split[i]!.tag))}::text[],
       ${col((w) => w.digest)}::text[], ${col((w) => w.platform_digest)}::text[], ${col((w) => w.platform)}::text[], ${col((w) => new Date(w.since))}::timestamptz[]
-    ) AS v(service_id, container, is_main, image, repository, tag, version, digest, platform_digest, platform, since)`;
+    ) AS v(service, container, is_main, image, repository, tag, version, digest, platform_digest, platform, since)`;
 }
 
 function maxDate(a: Date, b: Date): Date {
   return a > b ? a : b;
-}
-
-type Queryable = Prisma.TransactionClient | Db;
-
-/** The environment named in a report; a new one goes to the end of the pipeline for an admin to place. */
-async function ensureEnvironment(db: Queryable, workspaceId: string, name: string): Promise<{ id: string }> {
-  const [existing] = await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM environments WHERE workspace_id = ${workspaceId}::uuid AND name = ${name}`;
-  if (existing) return existing;
-  const last = await db.environment.aggregate({ where: { workspaceId }, _max: { position: true } });
-  await db.$executeRaw`
-    INSERT INTO environments (id, workspace_id, name, position, production, created_at)
-    VALUES (gen_random_uuid(), ${workspaceId}::uuid, ${name}, ${(last._max.position ?? 0) + 10}, false, now())
-    ON CONFLICT (workspace_id, name) DO NOTHING`;
-  return db.environment.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
-}
-
-async function ensureTarget(db: Queryable, workspaceId: string, environmentId: string, target: AgentReport["target"], agentKeyId: string | null, now: Date): Promise<void> {
-  const [existing] = await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM targets WHERE workspace_id = ${workspaceId}::uuid AND name = ${target.name}`;
-  if (existing) return;
-  await db.$executeRaw`
-    INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
-    VALUES (gen_random_uuid(), ${workspaceId}::uuid, ${environmentId}::uuid, ${target.name}, ${target.kind}::"TargetKind", ${agentKeyId}::uuid, '{}', ${now})
-    ON CONFLICT (workspace_id, name) DO NOTHING`;
-}
-
-/** Services named by workloads, created on first sight; the application a runtime reports fills an empty one. */
-async function ensureServices(db: Queryable, workspaceId: string, workloads: Workload[], now: Date): Promise<Map<string, string>> {
-  const names = [...new Set(workloads.map((w) => w.service))];
-  if (names.length === 0) return new Map();
-  const applications = new Map<string, string>();
-  for (const w of workloads) if (w.application && !applications.has(w.service)) applications.set(w.service, w.application);
-  const find = () => db.$queryRaw<{ id: string; name: string; application: string | null }[]>`
-    SELECT id::text, name, application FROM services WHERE workspace_id = ${workspaceId}::uuid AND name = ANY(${names}::text[])`;
-  let rows = await find();
-  if (rows.length < names.length) {
-    const known = new Set(rows.map((r) => r.name));
-    await db.service.createMany({
-      data: names.filter((n) => !known.has(n)).map((name) => ({ workspaceId, name, application: applications.get(name) ?? null, checkDueAt: now })),
-      skipDuplicates: true,
-    });
-    rows = await find();
-  }
-  for (const r of rows.filter((r) => !r.application && applications.has(r.name))) {
-    await db.service.update({ where: { id: r.id }, data: { application: applications.get(r.name)! } });
-  }
-  return new Map(rows.map((r) => [r.name, r.id]));
 }

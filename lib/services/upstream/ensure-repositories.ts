@@ -2,10 +2,24 @@
 // checked: by the server for well-known public registries and configured
 // hosts, by the workspace's agents otherwise. A new one is due at once.
 import { isServerQueried } from "@/lib/adapters/registries/well-known";
-import type { Db } from "@/lib/db/client";
+import { Prisma, type Db } from "@/lib/db/client";
 import { parseImageRef } from "@/lib/domain/image-ref";
 
 export async function ensureUpstreamRepositories(db: Db, workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date): Promise<void> {
+  const insert = upstreamRepositoriesInsert(workspaceId, keys, serverRegistries, now);
+  // Most reports name repositories already registered: one statement, no per-row query building.
+  if (insert) await db.$executeRaw(insert);
+}
+
+/**
+ * The INSERT … ON CONFLICT DO NOTHING that registers `keys` (null when none parses), to run alone or as
+ * one part of a larger statement (report intake). `onlyIf`: a SQL condition that must hold for anything
+ * to be inserted. Rows go in key order, so two statements registering overlapping sets never wait on
+ * each other in a cycle.
+ */
+export function upstreamRepositoriesInsert(
+  workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date, onlyIf: Prisma.Sql = Prisma.sql`true`,
+): Prisma.Sql | null {
   type Row = { key: string; host: string; path: string; ownerWorkspaceId: string | null; scope: string; checkedBy: "server" | "agent"; dueAt: Date };
   const rows: Row[] = [];
   const seen = new Set<string>();
@@ -18,14 +32,15 @@ export async function ensureUpstreamRepositories(db: Db, workspaceId: string, ke
     const owner = byServer ? null : workspaceId;
     rows.push({ key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: owner, scope: owner ?? "", checkedBy: byServer ? ("server" as const) : ("agent" as const), dueAt: now });
   }
-  if (rows.length === 0) return;
-  // Most reports name repositories already registered: one statement, no per-row query building.
+  if (rows.length === 0) return null;
+  rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
   const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k]);
-  await db.$executeRaw`
+  return Prisma.sql`
     INSERT INTO upstream_repositories (id, key, host, path, owner_workspace_id, scope, checked_by, due_at)
     SELECT gen_random_uuid(), v.key, v.host, v.path, v.owner, v.scope, v.checked_by::"CheckedBy", v.due_at
     FROM unnest(${col("key")}::text[], ${col("host")}::text[], ${col("path")}::text[], ${col("ownerWorkspaceId")}::uuid[], ${col("scope")}::text[],
                 ${col("checkedBy")}::text[], ${col("dueAt")}::timestamptz[]) AS v(key, host, path, owner, scope, checked_by, due_at)
+    WHERE ${onlyIf}
     ON CONFLICT (key, scope) DO NOTHING`;
 }
 
