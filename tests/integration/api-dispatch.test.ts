@@ -22,7 +22,7 @@ beforeAll(async () => {
   await settled(ws);
 });
 
-const raw = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(baseUrl() + path, { redirect: "manual", ...init });
+const raw = (path: string, init: RequestInit = {}) => fetch(baseUrl() + path, { redirect: "manual", ...init });
 
 describe("bearer requests answered without Next.js", () => {
   it("give the same bodies as the same requests with a session (through Next.js)", async () => {
@@ -106,10 +106,14 @@ describe("request bodies the handler leaves unread", () => {
     // Refused before the body matters (bad credential), then a body that is not needed (a check), then a body over 1 MiB without a length.
     const unauthenticated = await raw("/api/v1/agent/report", { method: "POST", headers: { authorization: "Bearer dwa_wrong", "content-type": "application/json" }, body: big });
     expect(unauthenticated.status).toBe(401);
-    const chunks = async function* () {
-      for (let i = 0; i < 20; i++) yield new TextEncoder().encode("x".repeat(100 * 1024));
-    };
-    const tooLarge = await raw("/api/v1/agent/report", { method: "POST", headers: { authorization: `Bearer ${ws.agentKey}`, "content-type": "application/json" }, body: ReadableStream.from(chunks()), duplex: "half" } as RequestInit);
+    let sent = 0;
+    const chunks = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 20) controller.enqueue(new TextEncoder().encode("x".repeat(100 * 1024)));
+        else controller.close();
+      },
+    });
+    const tooLarge = await raw("/api/v1/agent/report", { method: "POST", headers: { authorization: `Bearer ${ws.agentKey}`, "content-type": "application/json" }, body: chunks, duplex: "half" } as RequestInit);
     expect(tooLarge.status).toBe(413);
     expect((await api(ws.viewer).get("/api/v1/services")).status).toBe(200);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { cachedInsight, INSIGHTS_CACHE_TTL_MS, jsonResponse } from "./cache";
+import { cachedBodyOf, cachedInsight, INSIGHTS_CACHE_TTL_MS, jsonResponse } from "./cache";
 
 /** A database whose WAL position the test moves, and a clock it sets. */
 function fakeCtx() {
@@ -83,5 +83,15 @@ describe("jsonResponse", () => {
     expect(first.headers.get("content-type")).toBe("application/json");
     expect(await first.json()).toEqual({ items: [1, 2] });
     expect(await jsonResponse(value).json()).toEqual({ items: [1, 2] });
+  });
+
+  it("shares the serialised bytes between responses (no copy per response), with their length", async () => {
+    const value = { items: ["x".repeat(10_000)] };
+    const [a, b] = [jsonResponse(value), jsonResponse(value)];
+    expect(cachedBodyOf(a)).toBeDefined();
+    expect(cachedBodyOf(a)).toBe(cachedBodyOf(b));
+    expect(a.headers.get("content-length")).toBe(String(cachedBodyOf(a)!.byteLength));
+    expect(new Uint8Array(await b.arrayBuffer())).toEqual(cachedBodyOf(a));
+    expect(cachedBodyOf(new Response("{}"))).toBeUndefined();
   });
 });

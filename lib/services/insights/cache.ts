@@ -80,7 +80,18 @@ export function jsonResponse(value: object): Response {
     body = new TextEncoder().encode(JSON.stringify(value));
     serialized.set(value, body);
   }
-  const response = new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  // A stream of the shared bytes: a Uint8Array body would be copied into every Response (megabytes for a whole-fleet matrix).
+  const shared = body;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(shared);
+      controller.close();
+    },
+  });
+  const response = new Response(stream, {
+    status: 200,
+    headers: { "content-type": "application/json", "cache-control": "no-store", "content-length": String(body.byteLength) },
+  });
   bodies.set(response, body);
   return response;
 }
