@@ -347,4 +347,29 @@ describe("drift inputs agree with the matrix's read models", () => {
     expect(inputs.current.map((r) => `${names.get(r.serviceId)}|${r.targetName}|${r.version}`).sort()).toEqual(fromMatrix);
     expect(fromMatrix).toContain("web|docker@p1|1.2.1");
   });
+
+  it("gives the same service facts as loadServiceFacts: running, declared, own and catalog repositories, check state, policies", async () => {
+    const ws = await makeWorkspace("drift-facts");
+    await report(ws, "production", "docker@p1", [
+      workload("web", "1.2", ago(DAY), 40),
+      { ...workload("web-sidecar", "0.1", ago(DAY), 41), service: "web", main: false },
+      workload("api", "2.0.0", ago(2 * DAY), 42),
+    ]);
+    await report(ws, "production", "docker@p2", [{ ...workload("api", "2.0.1", ago(HOUR), 43), image: `${REGISTRY}/api-next:2.0.1` }]);
+    await report(ws, "staging", "git@repo", [{ ...workload("web", "1.3.0", ago(DAY)), digest: null }, { ...workload("docs", "3.1.0", ago(DAY)), digest: null }], "compose_git");
+    const db = testDb();
+    await db.service.updateMany({ where: { workspaceId: ws.id, name: "api" }, data: { repository: "docker.io/library/nginx", policy: { track: "minor" }, team: "edge", application: "shop" } });
+    const repo = await db.upstreamRepository.findFirstOrThrow({ where: { key: `${REGISTRY}/web`, ownerWorkspaceId: ws.id } });
+    await db.upstreamRepository.update({ where: { id: repo.id }, data: { checkedAt: new Date(Date.now() - HOUR), lastError: "unauthorized", sourceLabel: "https://github.com/acme/web" } });
+
+    const { loadServiceFacts } = await import("@/lib/db/queries/services");
+    const { loadDriftInputs } = await import("@/lib/services/drift/load-inputs");
+    const inputs = await loadDriftInputs(db, { eolEnabled: false }, ws.id, new Date());
+    const facts = await loadServiceFacts(db, ws.id);
+    expect(inputs.facts).toEqual(facts);
+    expect(facts.map((f) => [f.name, f.runningRepository])).toEqual([
+      ["api", `${REGISTRY}/api-next`], ["docs", `${REGISTRY}/docs`], ["web", `${REGISTRY}/web`],
+    ]);
+    expect(facts.find((f) => f.name === "web")?.upstream).toMatchObject({ lastError: "unauthorized", sourceLabel: "https://github.com/acme/web" });
+  });
 });

@@ -145,7 +145,9 @@ async function evaluateLocked(deps: EvaluateDeps, workspaceId: string, opts: { w
       ]);
       const differences = await detectWithHistory(deps.db, workspaceId, inputs, records, now);
       const policies = new Map<string, EffectivePolicy>(inputs.services.map((s) => [s.id, s.policy] as const));
-      const runningVersions = indexRunningVersions(inputs.current);
+      // Only acknowledgements read what runs: index the services that have one.
+      const acked = new Set(acks.map((a) => a.serviceId));
+      const runningVersions = indexRunningVersions(acked.size === 0 ? [] : inputs.current.filter((run) => acked.has(run.serviceId)));
       const plan: LifecyclePlan = planLifecycle({ records, differences, policies, acks, currentVersions: runningVersions, now });
       const lifted = ackLiftedNow({ acks, runningVersions, now });
 

@@ -4,8 +4,8 @@
 // list see the same services, policies, upstream tags, end-of-life cycles and
 // exact versions (exactVersionOf).
 import type { Config } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
-import { loadServiceFacts, type ServiceFacts } from "@/lib/db/queries/services";
+import { Prisma, type Db } from "@/lib/db/client";
+import type { ServiceFacts } from "@/lib/db/queries/services";
 import type { CurrentRun, EnvironmentInfo, EolCycleInfo, HistoryRun, ServiceInput } from "@/lib/domain/drift";
 import { findCycle, normaliseRepositoryKey, repositoryKeysForPurl, resolveEolProduct, type PurlIdentifier } from "@/lib/domain/eol";
 import { effectivePolicy, type EffectivePolicy, type Policy } from "@/lib/domain/policy";
@@ -34,19 +34,14 @@ export function policyOf(facts: Pick<ServiceFacts, "policy" | "repository" | "ru
 
 export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">, workspaceId: string, now: Date): Promise<DriftInputs> {
   const repositoryOf = (f: ServiceFacts) => f.repository ?? f.runningRepository;
-  const factsRead = loadServiceFacts(db, workspaceId);
-  // Upstream tags need only the services' repositories: read them beside the open runs, not after.
-  const upstreamRead = factsRead.then((facts) => loadUpstreamTags(db, workspaceId, [...new Set(facts.map(repositoryOf).filter((k): k is string => !!k))]));
-  const [environments, facts, rows, upstream] = await Promise.all([
-    db.environment.findMany({
-      where: { workspaceId },
-      orderBy: [{ position: "asc" }, { name: "asc" }],
-      select: { id: true, name: true, position: true, production: true },
-    }),
-    factsRead,
-    loadOpenRuns(db, workspaceId),
-    upstreamRead,
+  const [doc, upstream] = await Promise.all([
+    readWorkspace(db, workspaceId),
+    // Every repository the services may name, beside the facts that name them rather than after.
+    loadUpstreamTags(db, workspaceId, null),
   ]);
+  const environments = (JSON.parse(doc.environments) as [string, string, number, boolean][]).map(([id, name, position, production]) => ({ id, name, position, production }));
+  const { rows, running } = decodeRuns(doc, environments);
+  const facts = decodeFacts(doc, running, upstream);
 
   const upstreamTags = new Map<string, readonly string[] | null>();
   const upstreamBy = new Map<string, UpstreamTags | undefined>();
@@ -57,39 +52,41 @@ export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">
     upstreamTags.set(f.id, up?.tags ?? null);
   }
 
-  const current: CurrentRun[] = [];
   const versionsBy = new Map<string, Set<string>>();
-  // exactVersionOf depends on the row's tag and versions and on the service's upstream tags alone,
-  // and thousands of rows share them: worked out once per distinct input.
+  // exactVersionOf depends on the image's tag and versions and on the service's upstream tags
+  // alone, and thousands of rows share them: worked out once per distinct input.
   const exact = new Map<readonly string[] | null, Map<string, string | null>>();
-  for (const r of rows) {
-    const tags = upstreamTags.get(r.serviceId);
+  const current: CurrentRun[] = [];
+  for (const { image, serviceId, environmentId, target, declared, since } of rows) {
+    const tags = upstreamTags.get(serviceId);
     if (tags === undefined) continue;
-    let byRun = exact.get(tags);
-    if (byRun === undefined) exact.set(tags, (byRun = new Map()));
-    const key = `${r.tag}\u0000${r.tagVersion ?? "\u0001"}\u0000${r.resolvedVersion ?? "\u0001"}`;
-    let version = byRun.get(key);
-    if (version === undefined) byRun.set(key, (version = exactVersionOf(r, tags)));
-    current.push({
-      serviceId: r.serviceId, environmentId: r.environmentId, targetId: r.targetId, targetName: r.targetName,
-      tag: r.tag, version, digest: r.digest, since: r.since, declared: r.declared,
-    });
+    let byImage = exact.get(tags);
+    if (byImage === undefined) exact.set(tags, (byImage = new Map()));
+    let version = byImage.get(image.key);
+    if (version === undefined) byImage.set(image.key, (version = exactVersionOf(image, tags)));
     if (version !== null) {
-      let set = versionsBy.get(r.serviceId);
-      if (set === undefined) versionsBy.set(r.serviceId, (set = new Set()));
+      let set = versionsBy.get(serviceId);
+      if (set === undefined) versionsBy.set(serviceId, (set = new Set()));
       set.add(version);
     }
+    current.push({ serviceId, environmentId, targetId: target.id, targetName: target.name, tag: image.tag, version, digest: image.digest, since, declared });
   }
 
   const eol = config.eolEnabled ? await loadEolCycles(db, facts, versionsBy, now) : new Map<string, Map<string, EolCycleInfo | null>>();
-  // Services with the same policy share one object, so detection can remember per policy.
+  // Services with the same policy share one object, so detection can remember per policy;
+  // without a policy of their own, services of one repository have the same (the catalog's).
   const policies = new Map<string, EffectivePolicy>();
+  const byRepository = new Map<string | null, EffectivePolicy>();
   const services: ServiceInput[] = facts.map((f) => {
     const up = upstreamBy.get(f.id);
-    const own = policyOf(f);
-    const policyKey = own === null ? "" : JSON.stringify(own);
-    let policy = policies.get(policyKey);
-    if (policy === undefined) policies.set(policyKey, (policy = effectivePolicy(own)));
+    let policy = f.policy === null || f.policy === undefined ? byRepository.get(repositoryOf(f)) : undefined;
+    if (policy === undefined) {
+      const own = policyOf(f);
+      const policyKey = own === null ? "" : JSON.stringify(own);
+      policy = policies.get(policyKey);
+      if (policy === undefined) policies.set(policyKey, (policy = effectivePolicy(own)));
+      if (f.policy === null || f.policy === undefined) byRepository.set(repositoryOf(f), policy);
+    }
     return {
       id: f.id,
       name: f.name,
@@ -111,66 +108,162 @@ export type OpenRun = {
 
 /**
  * loadCurrentRuns' rows (same rows, same digest resolution), narrowed to what
- * drift reads and sent as one JSON document: decoding tens of thousands of rows
- * one by one cost several times the query. Rows are grouped by image (repository,
- * digest, tag): the digest is resolved once per group rather than once per row,
- * and the group's fields are sent once. A test holds the two to the same answer.
- * Rows come in history order (run id), whatever the plan.
+ * drift reads: readWorkspace's open rows. A test holds the two to the same answer.
  */
 export async function loadOpenRuns(db: Db, workspaceId: string): Promise<OpenRun[]> {
-  // Hand-built JSON: json_build_array per row cost twice the query. Only uuids, booleans
-  // and numbers are spliced in as they are; text goes through to_json.
-  const [row] = await db.$queryRaw<{ j: string; targets: string }[]>`
-    SELECT '[' || coalesce(string_agg('[' || coalesce(to_json(res.tag)::text, 'null') || ',' || coalesce(to_json(r.digest)::text, 'null') || ','
-             || to_json(r.tag)::text || ',' || coalesce(to_json(r.version)::text, 'null') || ',[' || r.runs || ']]', ','), '') || ']' AS j,
-           (SELECT coalesce(json_object_agg(t.id, t.name), '{}')::text FROM targets t WHERE t.workspace_id = ${workspaceId}::uuid) AS targets
-    FROM (
-      SELECT r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version,
-             string_agg(r.id::text || ',"' || r.service_id::text || '","' || r.environment_id::text || '","' || r.target_id::text || '",'
-               || r.declared::text || ',' || (extract(epoch from r."from") * 1000)::bigint::text, ',') AS runs
-      FROM runs r
-      WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND r.is_main
-      GROUP BY r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version
-    ) r
-    ${RESOLVED_TAG_JOIN}`;
-  type Group = [string | null, string | null, string, string | null, (string | number | boolean)[]];
-  const targets = JSON.parse(row?.targets ?? "{}") as Record<string, string>;
-  const out: (OpenRun & { id: number })[] = [];
-  for (const [resolvedVersion, digest, tag, tagVersion, cells] of JSON.parse(row?.j ?? "[]") as Group[]) {
-    for (let i = 0; i < cells.length; i += 6) {
-      const targetId = cells[i + 3] as string;
-      out.push({
-        id: cells[i] as number, serviceId: cells[i + 1] as string, environmentId: cells[i + 2] as string, targetId, targetName: targets[targetId] as string,
-        tag, tagVersion, resolvedVersion, digest, declared: cells[i + 4] as boolean, since: new Date(cells[i + 5] as number),
-      });
-    }
-  }
-  return out.sort((a, b) => a.id - b.id);
+  const doc = await readWorkspace(db, workspaceId);
+  const environments = (JSON.parse(doc.environments) as [string][]).map(([id]) => ({ id }));
+  return decodeRuns(doc, environments).rows.map(({ image, serviceId, environmentId, target, declared, since }) => ({
+    serviceId, environmentId, targetId: target.id, targetName: target.name, tag: image.tag, tagVersion: image.tagVersion,
+    resolvedVersion: image.resolvedVersion, digest: image.digest, declared, since,
+  }));
 }
 
-type UpstreamTags = { tags: string[]; firstSeen: Map<string, Date> };
+type WorkspaceDocument = { runs: string; environments: string; targets: string; services: string };
 
-/** loadUpstream's tags (the workspace's own repository wins over the shared one), as one JSON object per repository. */
-export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string[]): Promise<Map<string, UpstreamTags>> {
-  if (keys.length === 0) return new Map();
-  const rows = await db.$queryRaw<{ key: string; j: string }[]>`
+/**
+ * What drift reads of a workspace, in one statement (one snapshot) and a few JSON
+ * documents (decoding tens of thousands of rows one by one cost several times the query):
+ * - environments in pipeline order, and targets;
+ * - the services (loadServiceFacts' rows, in name order);
+ * - the open rows: main ones (what runs), and declared ones (whose repository a
+ *   service with nothing else running is judged against). They are grouped by service
+ *   and image (repository, digest, tag): the digest is resolved once per group rather
+ *   than once per row (loadCurrentRuns' join), and the group's fields are sent once.
+ *   A row names its environment and target by their place in the lists sent beside it
+ *   (a run's environment and target are its workspace's).
+ * The JSON is built by hand where json_build_array per row cost more than the scan:
+ * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
+ */
+async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocument> {
+  const [row] = await db.$queryRaw<WorkspaceDocument[]>`
+    WITH e AS (SELECT id, name, position, production, row_number() OVER (ORDER BY position, name) - 1 AS n FROM environments WHERE workspace_id = ${workspaceId}::uuid),
+         t AS (SELECT id, name, row_number() OVER (ORDER BY id) - 1 AS n FROM targets WHERE workspace_id = ${workspaceId}::uuid)
+    SELECT '[' || coalesce(string_agg('["' || r.service_id::text || '",' || coalesce(to_json(res.tag)::text, 'null') || ',' || coalesce(to_json(r.digest)::text, 'null') || ','
+             || to_json(r.tag)::text || ',' || coalesce(to_json(r.version)::text, 'null') || ',' || to_json(r.repository)::text || ',' || r.is_main::int::text
+             || ',[' || r.runs || ']]', ','), '') || ']' AS runs,
+           (SELECT coalesce(json_agg(json_build_array(e.id, e.name, e.position, e.production) ORDER BY e.n), '[]')::text FROM e) AS environments,
+           (SELECT coalesce(json_agg(json_build_array(t.id, t.name) ORDER BY t.n), '[]')::text FROM t) AS targets,
+           (SELECT coalesce(json_agg(json_build_array(s.id, s.name, s.team, s.application, s.repository, s.policy, (extract(epoch from s.created_at) * 1000)::bigint) ORDER BY s.name), '[]')::text
+              FROM services s WHERE s.workspace_id = ${workspaceId}::uuid) AS services
+    FROM (
+      SELECT r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main,
+             string_agg(r.id::text || ',' || e.n::text || ',' || t.n::text || ',' || r.declared::int::text || ',' || (extract(epoch from r."from") * 1000)::bigint::text, ',') AS runs
+      FROM runs r
+      JOIN e ON e.id = r.environment_id
+      JOIN t ON t.id = r.target_id
+      WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared)
+      GROUP BY r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main
+    ) r
+    ${RESOLVED_TAG_JOIN}`;
+  return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]" };
+}
+
+/** What the open rows of one image share; `key` names the tag and versions. */
+type RunImage = { tag: string; tagVersion: string | null; resolvedVersion: string | null; digest: string | null; key: string };
+type DecodedRun = { image: RunImage; serviceId: string; environmentId: string; target: { id: string; name: string }; declared: boolean; since: Date };
+/** The newest open row of a service (from, then id). */
+type Newest = { from: number; id: number; repository: string };
+
+/**
+ * The open main rows in history order (run id), and per service the repository its
+ * main containers run now (the newest open main row), else the one its Compose files
+ * declare (the newest open declared row): loadServiceFacts' runningRepository.
+ */
+function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string }[]): { rows: DecodedRun[]; running: Map<string, string> } {
+  // [service, resolved tag, digest, tag, tag version, repository, main, [run id, environment, target, declared, from (ms), …]]
+  type Group = [string, string | null, string | null, string, string | null, string, number, number[]];
+  const targets = (JSON.parse(doc.targets) as [string, string][]).map(([id, name]) => ({ id, name }));
+  const rows: DecodedRun[] = [];
+  const ids: number[] = [];
+  let sorted = true;
+  const runningBy = new Map<string, Newest>();
+  const declaredBy = new Map<string, Newest>();
+  const note = (by: Map<string, Newest>, serviceId: string, from: number, id: number, repository: string) => {
+    const best = by.get(serviceId);
+    if (best === undefined || from > best.from || (from === best.from && id > best.id)) by.set(serviceId, { from, id, repository });
+  };
+  for (const [serviceId, resolvedVersion, digest, tag, tagVersion, repository, main, cells] of JSON.parse(doc.runs) as Group[]) {
+    const image: RunImage = { tag, tagVersion, resolvedVersion, digest, key: `${tag}\u0000${tagVersion ?? "\u0001"}\u0000${resolvedVersion ?? "\u0001"}` };
+    for (let i = 0; i < cells.length; i += 5) {
+      const id = cells[i] as number;
+      const declared = cells[i + 3] === 1;
+      const from = cells[i + 4] as number;
+      if (declared) note(declaredBy, serviceId, from, id, repository);
+      if (main !== 1) continue;
+      if (!declared) note(runningBy, serviceId, from, id, repository);
+      const environment = environments[cells[i + 1] as number] as { id: string };
+      rows.push({ image, serviceId, environmentId: environment.id, target: targets[cells[i + 2] as number] as { id: string; name: string }, declared, since: new Date(from) });
+      if (ids.length > 0 && id < (ids[ids.length - 1] as number)) sorted = false;
+      ids.push(id);
+    }
+  }
+  const running = new Map<string, string>();
+  for (const [serviceId, newest] of declaredBy) running.set(serviceId, newest.repository);
+  for (const [serviceId, newest] of runningBy) running.set(serviceId, newest.repository);
+  if (sorted) return { rows, running };
+  const order = Array.from(rows.keys()).sort((a, b) => (ids[a] as number) - (ids[b] as number));
+  return { rows: order.map((i) => rows[i] as DecodedRun), running };
+}
+
+/** loadServiceFacts' answer, from the same rows. */
+function decodeFacts(doc: WorkspaceDocument, running: ReadonlyMap<string, string>, upstream: ReadonlyMap<string, UpstreamTags>): ServiceFacts[] {
+  type Row = [string, string, string | null, string | null, string | null, unknown, number];
+  return (JSON.parse(doc.services) as Row[]).map(([id, name, team, application, repository, policy, createdAt]) => {
+    const runningRepository = running.get(id) ?? null;
+    const u = upstream.get(repository ?? runningRepository ?? "")?.check;
+    return {
+      id, name, team, application, repository, policy, createdAt: new Date(createdAt),
+      runningRepository,
+      upstream: u ? { checkedBy: u.checkedBy, checkedAt: u.checkedAt, lastError: u.lastError, sourceLabel: u.sourceLabel } : null,
+    };
+  });
+}
+
+type UpstreamCheck = { checkedBy: "server" | "agent"; checkedAt: Date | null; lastError: string | null; sourceLabel: string | null };
+type UpstreamTags = { tags: string[]; firstSeen: Map<string, Date>; check: UpstreamCheck };
+
+/**
+ * loadUpstream's tags and check state (the workspace's own repository wins over the shared
+ * one), in one JSON document. `keys: null` reads every repository the workspace's services
+ * may be judged against (their own, and what their open rows run or declare): a superset
+ * of the keys their facts name, so it needs not wait for them.
+ */
+export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string[] | null): Promise<Map<string, UpstreamTags>> {
+  if (keys !== null && keys.length === 0) return new Map();
+  const wanted = keys === null
+    ? Prisma.sql`SELECT s.repository FROM services s WHERE s.workspace_id = ${workspaceId}::uuid AND s.repository IS NOT NULL
+        UNION SELECT r.repository FROM runs r WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared)`
+    : Prisma.sql`SELECT unnest(${keys}::text[])`;
+  const [row] = await db.$queryRaw<{ j: string }[]>`
     WITH chosen AS (
-      SELECT DISTINCT ON (u.key) u.key, u.id FROM upstream_repositories u
-      WHERE u.key = ANY(${keys}::text[]) AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = ${workspaceId}::uuid)
+      SELECT DISTINCT ON (u.key) u.key, u.id, u.checked_by, u.checked_at, u.last_error, u.source_label FROM upstream_repositories u
+      WHERE u.key IN (${wanted}) AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = ${workspaceId}::uuid)
       ORDER BY u.key, u.owner_workspace_id NULLS LAST)
-    SELECT c.key, coalesce((SELECT json_object_agg(t.name, t.first_seen_at) FROM upstream_tags t WHERE t.repository_id = c.id), '{}')::text AS j
+    SELECT coalesce(json_object_agg(c.key, json_build_array(
+             coalesce((SELECT json_object_agg(t.name, (extract(epoch from t.first_seen_at) * 1000)::bigint) FROM upstream_tags t WHERE t.repository_id = c.id), '{}'::json),
+             c.checked_by, (extract(epoch from c.checked_at) * 1000)::bigint, c.last_error, c.source_label)), '{}')::text AS j
     FROM chosen c`;
   const out = new Map<string, UpstreamTags>();
   // Repositories released in step (one version across many images) list the same tags:
   // they share one array, so what detection works out per tag list is worked out once.
   const same = new Map<string, string[]>();
-  for (const r of rows) {
-    const entries = Object.entries(JSON.parse(r.j) as Record<string, string>);
-    const names = entries.map(([name]) => name);
+  // A check records the tags it finds at one time: few distinct dates, shared (never mutated).
+  const dates = new Map<number, Date>();
+  type Entry = [Record<string, number>, UpstreamCheck["checkedBy"], number | null, string | null, string | null];
+  for (const [key, [firstSeenAt, checkedBy, checkedAt, lastError, sourceLabel]] of Object.entries(JSON.parse(row?.j ?? "{}") as Record<string, Entry>)) {
+    const names = Object.keys(firstSeenAt);
     const content = JSON.stringify(names);
     let tags = same.get(content);
     if (tags === undefined) same.set(content, (tags = names));
-    out.set(r.key, { tags, firstSeen: new Map(entries.map(([name, at]) => [name, new Date(at)] as const)) });
+    const firstSeen = new Map<string, Date>();
+    for (const name of names) {
+      const at = firstSeenAt[name] as number;
+      let date = dates.get(at);
+      if (date === undefined) dates.set(at, (date = new Date(at)));
+      firstSeen.set(name, date);
+    }
+    out.set(key, { tags, firstSeen, check: { checkedBy, checkedAt: checkedAt === null ? null : new Date(checkedAt), lastError, sourceLabel } });
   }
   return out;
 }
