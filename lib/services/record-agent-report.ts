@@ -29,7 +29,7 @@ type OpenRun = { id: string; serviceName: string; container: string; image: stri
 /** The part of a report that identifies "the same report": workloads with their start times. */
 export function reportFingerprint(report: Pick<AgentReport, "environment" | "workloads">): string {
   const rows = report.workloads
-    .map((w) => [w.service, w.container, w.image, w.digest ?? "", w.platform_digest ?? "", new Date(w.since).toISOString(), w.main ? "1" : "0"].join("\u0000"))
+    .map((w) => [w.service, w.container, w.image, w.digest ?? "", w.platform_digest ?? "", isoInstant(w.since), w.main ? "1" : "0"].join("\u0000"))
     .sort();
   return createHash("sha256").update(report.environment + "\u0001" + rows.join("\u0001")).digest("hex");
 }
@@ -40,9 +40,28 @@ export function versionOfTag(tag: string): string | null {
 }
 
 export function splitImage(image: string): { repository: string; tag: string } {
+  let split = splitCache.get(image);
+  if (split) return split;
   const ref = parseImageRef(image);
-  if (!ref) return { repository: image, tag: "" };
-  return { repository: ref.key, tag: ref.tag ?? (ref.digest ? "" : "latest") };
+  split = ref ? { repository: ref.key, tag: ref.tag ?? (ref.digest ? "" : "latest") } : { repository: image, tag: "" };
+  // A fleet runs a bounded set of images, reported again every minute: parse each once.
+  if (splitCache.size >= 20_000) splitCache.clear();
+  splitCache.set(image, split);
+  return split;
+}
+const splitCache = new Map<string, Readonly<{ repository: string; tag: string }>>();
+
+const CANONICAL_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/;
+
+/** `since` as `Date#toISOString` writes it (UTC, milliseconds); what agents send already is returned as it is. */
+export function isoInstant(value: string): string {
+  const m = CANONICAL_INSTANT.exec(value);
+  if (m) {
+    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+    const days = mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
+    if (mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 59) return value;
+  }
+  return new Date(value).toISOString();
 }
 
 function sameWorkload(run: OpenRun, w: Workload): boolean {
@@ -76,9 +95,9 @@ const MAX_ATTEMPTS = 50;
  *
  * Two statements, each atomic on its own (no interactive transaction):
  * 1. `readTarget` creates what is missing (environment, target, services; committed on their own, so
- *    concurrent reports never wait on each other's uncommitted inserts), applies a repeated report (it only
- *    moves `last_observed_at`), and otherwise reads the target's state, its row version (`xmin`) and its
- *    open history rows;
+ *    concurrent reports never wait on each other's uncommitted inserts; skipped for a target this process
+ *    has seen, see `seenTargets`), applies a repeated report (it only moves `last_observed_at`), and
+ *    otherwise reads the target's state, its row version (`xmin`) and its open history rows;
  * 2. `writeReport` applies the change only if the target row is still the version read (locked, and
  *    re-checked after any wait): every accepted report updates that row, so a report applied in between
  *    makes this one start again from 1. Reports for one target are thereby applied one at a time, as
@@ -93,18 +112,28 @@ export async function applyTargetReport(
   const base = { accepted: true as const, target: report.target.name, environment: report.environment };
   const input: ReportInput = { workspaceId, report, agentKeyId, fingerprint, observedAt, now };
 
+  // A target this process has seen before exists with its environment and, nearly always, its services: the
+  // read then creates nothing (nothing of them is ever deleted but with the workspace). Otherwise, or when the
+  // lean read or a write finds something missing, the full read creates it.
+  const seenKey = `${workspaceId}\u0000${report.target.name}\u0000${report.environment}`;
+  let full = !seenTargets.has(seenKey);
   for (let attempt = 1; ; attempt++) {
     if (attempt > MAX_ATTEMPTS) throw new Error(`target ${report.target.name} kept changing under report intake`);
     let state: TargetState | "repeated" | null;
     try {
-      state = await readTarget(ctx.db, input);
+      state = await readTarget(ctx.db, input, full);
     } catch (err) {
       if (retryable(err)) continue;
       throw err;
     }
     if (state === "repeated") return { ...base, changed: false, ignored: null, opened: 0, closed: 0 };
-    // Another report created the environment or target first, after this statement's snapshot: read again.
-    if (state === null) continue;
+    // Missing from a lean read; or another report created the environment or target first, after this
+    // statement's snapshot: read again.
+    if (state === null) {
+      full = true;
+      continue;
+    }
+    if (full) remember(seenKey);
     const target = state;
     if (target.kind !== report.target.kind) {
       throw new AppError("conflict", `Target ${report.target.name} is a ${target.kind} target; report ${report.target.kind} under another name.`);
@@ -139,11 +168,23 @@ export async function applyTargetReport(
       applied = await writeReport(ctx.db, input, target, { closeAt, reopen, fresh, serverRegistries: opts.serverRegistries });
     } catch (err) {
       if (retryable(err)) continue;
+      // A service first seen in this report, after a lean read: its rows found no service_id. Create it.
+      if (!full && sqlState(err) === "23502") {
+        full = true;
+        continue;
+      }
       throw err;
     }
     if (!applied) continue;
     return { ...base, changed: fresh.length > 0 || closeAt.size > 0 || reopen.length > 0, ignored: null, opened: fresh.length, closed: closeAt.size };
   }
+}
+
+/** Targets (with the environment reported) this process has read in full before; see applyTargetReport. */
+const seenTargets = new Set<string>();
+function remember(key: string): void {
+  if (seenTargets.size >= 100_000) seenTargets.clear();
+  seenTargets.add(key);
 }
 
 type ReportInput = { workspaceId: string; report: AgentReport; agentKeyId: string | null; fingerprint: string; observedAt: Date; now: Date };
@@ -167,7 +208,7 @@ type TargetState = {
  * same environment, not stale: only the observation time moves) or read the target with its open history.
  * "repeated" when applied; null when a concurrent report's insert of the environment or target won.
  */
-async function readTarget(db: Db, input: ReportInput): Promise<TargetState | "repeated" | null> {
+async function readTarget(db: Db, input: ReportInput, full: boolean): Promise<TargetState | "repeated" | null> {
   const { workspaceId, report, agentKeyId, fingerprint, observedAt, now } = input;
   const ws = workspaceId;
   // Names in order, so that concurrent reports creating overlapping services never wait on each other in a cycle.
@@ -175,7 +216,7 @@ async function readTarget(db: Db, input: ReportInput): Promise<TargetState | "re
   const applications = new Map<string, string>();
   for (const w of report.workloads) if (w.application && !applications.has(w.service)) applications.set(w.service, w.application);
   const apps = names.map((n) => applications.get(n) ?? null);
-  const services = names.length === 0 ? Prisma.empty : Prisma.sql`
+  const services = !full || names.length === 0 ? Prisma.empty : Prisma.sql`
     new_services AS (
       INSERT INTO services (id, workspace_id, name, application, check_due_at)
       SELECT gen_random_uuid(), ${ws}::uuid, v.name, v.application, ${now}
@@ -188,18 +229,28 @@ async function readTarget(db: Db, input: ReportInput): Promise<TargetState | "re
       UPDATE services SET application = v.application
       FROM unnest(${[...applications.keys()]}::text[], ${[...applications.values()]}::text[]) AS v(name, application)
       WHERE services.workspace_id = ${ws}::uuid AND services.name = v.name AND services.application IS NULL),`;
-  const [row] = await db.$queryRaw<
-    { repeated: number; environment_id: string | null; target_id: string | null; target_environment_id: string | null; kind: string | null; last_observed_at: Date | null; last_report_hash: string | null; version: string | null; open: string | null }[]
-  >`
-    WITH env0 AS (SELECT id FROM environments WHERE workspace_id = ${ws}::uuid AND name = ${report.environment}),
-    -- A new environment goes to the end of the pipeline for an admin to place.
+  // A new environment goes to the end of the pipeline for an admin to place.
+  const newEnvironment = !full ? Prisma.sql`env AS (SELECT id FROM env0),` : Prisma.sql`
     env1 AS (
       INSERT INTO environments (id, workspace_id, name, position, production, created_at)
       SELECT gen_random_uuid(), ${ws}::uuid, ${report.environment}, coalesce((SELECT max(position) FROM environments WHERE workspace_id = ${ws}::uuid), 0) + 10, false, now()
       WHERE NOT EXISTS (SELECT 1 FROM env0)
       ON CONFLICT (workspace_id, name) DO NOTHING
       RETURNING id),
-    env AS (SELECT id FROM env0 UNION ALL SELECT id FROM env1),
+    env AS (SELECT id FROM env0 UNION ALL SELECT id FROM env1),`;
+  const newTarget = !full ? Prisma.sql`t AS (SELECT * FROM t0 WHERE NOT EXISTS (SELECT 1 FROM repeated))` : Prisma.sql`
+    t1 AS (
+      INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
+      SELECT gen_random_uuid(), ${ws}::uuid, env.id, ${report.target.name}, ${report.target.kind}::"TargetKind", ${agentKeyId}::uuid, '{}', ${now} FROM env
+      WHERE NOT EXISTS (SELECT 1 FROM t0)
+      ON CONFLICT (workspace_id, name) DO NOTHING
+      RETURNING id, environment_id, kind, last_observed_at, last_report_hash, xmin::text AS version),
+    t AS (SELECT * FROM t0 WHERE NOT EXISTS (SELECT 1 FROM repeated) UNION ALL SELECT * FROM t1)`;
+  const [row] = await db.$queryRaw<
+    { repeated: number; environment_id: string | null; target_id: string | null; target_environment_id: string | null; kind: string | null; last_observed_at: Date | null; last_report_hash: string | null; version: string | null; open: string | null }[]
+  >`
+    WITH env0 AS (SELECT id FROM environments WHERE workspace_id = ${ws}::uuid AND name = ${report.environment}),
+    ${newEnvironment}
     ${services}
     ${filled}
     repeated AS (
@@ -211,13 +262,7 @@ async function readTarget(db: Db, input: ReportInput): Promise<TargetState | "re
     t0 AS (
       SELECT id, environment_id, kind, last_observed_at, last_report_hash, xmin::text AS version FROM targets
       WHERE workspace_id = ${ws}::uuid AND name = ${report.target.name}),
-    t1 AS (
-      INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
-      SELECT gen_random_uuid(), ${ws}::uuid, env.id, ${report.target.name}, ${report.target.kind}::"TargetKind", ${agentKeyId}::uuid, '{}', ${now} FROM env
-      WHERE NOT EXISTS (SELECT 1 FROM t0)
-      ON CONFLICT (workspace_id, name) DO NOTHING
-      RETURNING id, environment_id, kind, last_observed_at, last_report_hash, xmin::text AS version),
-    t AS (SELECT * FROM t0 WHERE NOT EXISTS (SELECT 1 FROM repeated) UNION ALL SELECT * FROM t1)
+    ${newTarget}
     SELECT (SELECT count(*) FROM repeated)::int AS repeated, (SELECT id::text FROM env LIMIT 1) AS environment_id,
       t.id::text AS target_id, t.environment_id::text AS target_environment_id, t.kind::text AS kind, t.last_observed_at, t.last_report_hash, t.version,
       CASE WHEN t.id IS NOT NULL AND (t.last_observed_at IS NULL OR t.last_observed_at <= ${observedAt}) THEN (
@@ -284,11 +329,16 @@ async function writeReport(
 
 /** Deadlocks and serialisation failures abort the statement and store nothing: the report starts again. */
 function retryable(err: unknown): boolean {
-  type Cause = { originalCode?: string; code?: string };
-  const e = err as { meta?: { driverAdapterError?: { cause?: Cause } }; cause?: Cause; code?: string };
-  const cause = e?.meta?.driverAdapterError?.cause ?? e?.cause;
-  const code = cause?.originalCode ?? cause?.code ?? e?.code ?? "";
+  const code = sqlState(err);
   return code === "40P01" || code === "40001";
+}
+
+/** PostgreSQL's error code, as the pg adapter passes it through Prisma. */
+function sqlState(err: unknown): string {
+  type Cause = { originalCode?: string; code?: string };
+  const e = err as { meta?: { driverAdapterError?: { cause?: Cause } }; cause?: Cause; name?: string };
+  const cause = e?.meta?.driverAdapterError?.cause ?? (e?.name === "DriverAdapterError" ? e.cause : undefined);
+  return cause?.originalCode ?? "";
 }
 
 /**
@@ -333,7 +383,7 @@ function insertRuns(at: { workspaceId: string; environmentId: string; declared: 
     FROM t, unnest(
       ${col((w) => w.service)}::text[], ${col((w) => w.container)}::text[], ${col((w) => w.main)}::boolean[], ${col((w) => w.image)}::text[],
       ${col((_, i) => split[i]!.repository)}::text[], ${col((_, i) => split[i]!.tag)}::text[], ${col((_, i) => versionOfTag(split[i]!.tag))}::text[],
-      ${col((w) => w.digest)}::text[], ${col((w) => w.platform_digest)}::text[], ${col((w) => w.platform)}::text[], ${col((w) => new Date(w.since))}::timestamptz[]
+      ${col((w) => w.digest)}::text[], ${col((w) => w.platform_digest)}::text[], ${col((w) => w.platform)}::text[], ${col((w) => isoInstant(w.since))}::timestamptz[]
     ) AS v(service, container, is_main, image, repository, tag, version, digest, platform_digest, platform, since)`;
 }
 

@@ -24,7 +24,7 @@ export function upstreamRepositoriesInsert(
   const rows: Row[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
-    const ref = parseImageRef(key);
+    const ref = parsedKey(key);
     if (!ref || seen.has(ref.key)) continue;
     seen.add(ref.key);
     const byServer = isServerQueried(ref.host, serverRegistries);
@@ -42,6 +42,18 @@ export function upstreamRepositoriesInsert(
                 ${col("checkedBy")}::text[], ${col("dueAt")}::timestamptz[]) AS v(key, host, path, owner, scope, checked_by, due_at)
     WHERE ${onlyIf}
     ON CONFLICT (key, scope) DO NOTHING`;
+}
+
+// Reports name the same repositories every minute: parse each once.
+const parsed = new Map<string, Readonly<{ key: string; host: string; path: string }> | null>();
+function parsedKey(key: string): Readonly<{ key: string; host: string; path: string }> | null {
+  let ref = parsed.get(key);
+  if (ref !== undefined) return ref;
+  const full = parseImageRef(key);
+  ref = full ? { key: full.key, host: full.host, path: full.path } : null;
+  if (parsed.size >= 20_000) parsed.clear();
+  parsed.set(key, ref);
+  return ref;
 }
 
 /** Repositories in use by a workspace: services' overrides and what their main containers run. */
