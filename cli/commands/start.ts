@@ -120,6 +120,10 @@ export function registerStartCommand(program: Command) {
       }
       exportConfig(config, database.url, authSecret);
 
+      // tsx turns Node's source-map support on; with it, Node reads and keeps the source map of every
+      // chunk of the Next.js build it loads: about 50 MB of an idle server's heap (RSS 390 → 250 MB).
+      // Logged stack traces then point into the built and transpiled code.
+      process.setSourceMapsEnabled(false);
       const next = (await import("next")).default;
       const app = next({ dev: false, dir: ROOT, hostname: config.host, port: config.port });
       await app.prepare();
