@@ -294,6 +294,7 @@ async function writeReport(
   const { workspaceId, report, agentKeyId, fingerprint, observedAt, now } = input;
   const environmentId = target.reportEnvironmentId;
   const parts: Prisma.Sql[] = [];
+  let repositories: ReturnType<typeof upstreamRepositoriesInsert> = null;
   if (change.closeAt.size) {
     // Every row that ends, ids and end times side by side.
     const ids = [...change.closeAt.keys()];
@@ -311,8 +312,8 @@ async function writeReport(
     parts.push(Prisma.sql`opened AS (${insertRuns({ workspaceId, environmentId, declared: report.target.kind === "compose_git" }, change.fresh)})`);
     if (change.serverRegistries) {
       const keys = report.workloads.filter((w) => w.main).map((w) => splitImage(w.image).repository);
-      const repositories = upstreamRepositoriesInsert(workspaceId, keys, change.serverRegistries, now, Prisma.sql`EXISTS (SELECT 1 FROM t)`);
-      if (repositories) parts.push(Prisma.sql`repositories AS (${repositories})`);
+      repositories = upstreamRepositoriesInsert(workspaceId, keys, change.serverRegistries, now, { onlyIf: Prisma.sql`EXISTS (SELECT 1 FROM t)`, unknownOnly: true });
+      if (repositories) parts.push(Prisma.sql`repositories AS (${repositories.sql})`);
     }
   }
   const [row] = await db.$queryRaw<{ applied: number }[]>`
@@ -324,7 +325,9 @@ async function writeReport(
       FROM t WHERE targets.id = t.id
       RETURNING 1)
     SELECT count(*)::int AS applied FROM recorded`;
-  return (row?.applied ?? 0) > 0;
+  const applied = (row?.applied ?? 0) > 0;
+  if (applied) repositories?.registered();
+  return applied;
 }
 
 /** Deadlocks and serialisation failures abort the statement and store nothing: the report starts again. */

@@ -8,18 +8,32 @@ import { parseImageRef } from "@/lib/domain/image-ref";
 export async function ensureUpstreamRepositories(db: Db, workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date): Promise<void> {
   const insert = upstreamRepositoriesInsert(workspaceId, keys, serverRegistries, now);
   // Most reports name repositories already registered: one statement, no per-row query building.
-  if (insert) await db.$executeRaw(insert);
+  if (insert) {
+    await db.$executeRaw(insert.sql);
+    insert.registered();
+  }
 }
 
 /**
- * The INSERT … ON CONFLICT DO NOTHING that registers `keys` (null when none parses), to run alone or as
- * one part of a larger statement (report intake). `onlyIf`: a SQL condition that must hold for anything
- * to be inserted. Rows go in key order, so two statements registering overlapping sets never wait on
- * each other in a cycle.
+ * Repositories (key and scope) this process has registered or found registered, and when. Rows are never
+ * deleted while servers run (a restore needs them stopped), so report intake need not insert these again
+ * for a while; forgetting them after REMEMBER_MS bounds what a database that lost recent writes (failover
+ * to a lagging standby) can miss.
+ */
+const registeredRepositories = new Map<string, number>();
+const REMEMBER_MS = 10 * 60_000;
+
+/**
+ * The INSERT … ON CONFLICT DO NOTHING that registers `keys` (null when there is nothing to insert), to run
+ * alone or as one part of a larger statement (report intake), and `registered`, to call once it committed.
+ * `onlyIf`: a SQL condition that must hold for anything to be inserted. `unknownOnly`: leave out what
+ * this process has seen registered. Rows go in key order, so two statements registering overlapping sets
+ * never wait on each other in a cycle.
  */
 export function upstreamRepositoriesInsert(
-  workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date, onlyIf: Prisma.Sql = Prisma.sql`true`,
-): Prisma.Sql | null {
+  workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date,
+  opts: { onlyIf?: Prisma.Sql; unknownOnly?: boolean } = {},
+): { sql: Prisma.Sql; registered: () => void } | null {
   type Row = { key: string; host: string; path: string; ownerWorkspaceId: string | null; scope: string; checkedBy: "server" | "agent"; dueAt: Date };
   const rows: Row[] = [];
   const seen = new Set<string>();
@@ -30,18 +44,28 @@ export function upstreamRepositoriesInsert(
     const byServer = isServerQueried(ref.host, serverRegistries);
     // Shared rows (owner NULL, scope "") are the server's; an agent-checked repository belongs to its workspace.
     const owner = byServer ? null : workspaceId;
-    rows.push({ key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: owner, scope: owner ?? "", checkedBy: byServer ? ("server" as const) : ("agent" as const), dueAt: now });
+    const scope = owner ?? "";
+    if (opts.unknownOnly) {
+      const at = registeredRepositories.get(`${ref.key}\u0000${scope}`);
+      if (at !== undefined && Math.abs(now.getTime() - at) < REMEMBER_MS) continue;
+    }
+    rows.push({ key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: owner, scope, checkedBy: byServer ? ("server" as const) : ("agent" as const), dueAt: now });
   }
   if (rows.length === 0) return null;
   rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
   const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k]);
-  return Prisma.sql`
+  const registered = () => {
+    if (registeredRepositories.size + rows.length > 100_000) registeredRepositories.clear();
+    for (const r of rows) registeredRepositories.set(`${r.key}\u0000${r.scope}`, now.getTime());
+  };
+  const sql = Prisma.sql`
     INSERT INTO upstream_repositories (id, key, host, path, owner_workspace_id, scope, checked_by, due_at)
     SELECT gen_random_uuid(), v.key, v.host, v.path, v.owner, v.scope, v.checked_by::"CheckedBy", v.due_at
     FROM unnest(${col("key")}::text[], ${col("host")}::text[], ${col("path")}::text[], ${col("ownerWorkspaceId")}::uuid[], ${col("scope")}::text[],
                 ${col("checkedBy")}::text[], ${col("dueAt")}::timestamptz[]) AS v(key, host, path, owner, scope, checked_by, due_at)
-    WHERE ${onlyIf}
+    WHERE ${opts.onlyIf ?? Prisma.sql`true`}
     ON CONFLICT (key, scope) DO NOTHING`;
+  return { sql, registered };
 }
 
 // Reports name the same repositories every minute: parse each once.
