@@ -4,7 +4,7 @@
 // 500 requests a second. Clients accept gzip, as real ones do. Every
 // response's status is counted: anything but 2xx, a socket error or a timeout
 // fails the figure.
-import autocannon from "autocannon";
+import { Worker } from "node:worker_threads";
 import { loadNow, percentile, type Figure } from "./figures";
 
 export const API_PATHS = ["/api/v1/matrix", "/api/v1/updates", "/api/v1/drifts", "/api/v1/promotions", "/api/v1/delivery?window=90d"] as const;
@@ -18,44 +18,51 @@ export type LoadResult = {
   unfinished: number;
 };
 
+/** Load-generator threads: one autocannon parsing megabyte answers for 50 clients would measure itself, not the server. */
+const LOAD_THREADS = 2;
+
+type WorkerResult = { latencies: number[]; ok: number; non2xx: number; bytes: number; statuses: Record<string, number>; seconds: number; errors: number; timeouts: number; sent: number };
+
 /**
- * autocannon against one URL over keep-alive connections. `amount`: exactly
- * that many requests, every one answered or timed out (30 s), so slow
- * responses are never dropped from the percentiles; else `seconds`.
- * `rate` caps requests a second over all connections.
+ * autocannon against one URL over keep-alive connections, split across
+ * LOAD_THREADS worker threads (bench/load-worker.mjs). `amount`: exactly that
+ * many requests, every one answered or timed out (30 s), so slow responses
+ * are never dropped from the percentiles; else `seconds`. `rate` caps
+ * requests a second over all connections.
  */
 export async function loadUrl(url: string, token: string, opts: { amount?: number; seconds?: number; connections?: number; rate?: number }): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let ok = 0;
-  let non2xx = 0;
-  let bytes = 0;
+  const connections = opts.connections ?? CONNECTIONS;
+  const threads = Math.max(1, Math.min(LOAD_THREADS, connections));
+  const share = (total: number, i: number) => Math.floor(total / threads) + (i < total % threads ? 1 : 0);
   const started = performance.now();
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: opts.connections ?? CONNECTIONS,
-        ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds ?? 10 }),
-        timeout: 30,
-        // As clients do (fetch, browsers, curl --compressed): the server sends its cached gzip of a large body.
-        headers: { authorization: `Bearer ${token}`, accept: "application/json", "accept-encoding": "gzip" },
-        ...(opts.rate ? { overallRate: opts.rate } : {}),
-      },
-      (err, res) => (err ? reject(err) : resolve(res)),
-    );
-    instance.on("response", (_client: unknown, status: number, resBytes: number, responseTime: number) => {
-      latencies.push(responseTime);
-      bytes += resBytes;
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      if (status >= 200 && status < 300) ok++;
-      else non2xx++;
-    });
-  });
+  const parts = await Promise.all(
+    Array.from({ length: threads }, (_, i) =>
+      new Promise<WorkerResult>((resolve, reject) => {
+        const worker = new Worker(new URL("./load-worker.mjs", import.meta.url), {
+          workerData: {
+            url, token, connections: share(connections, i), seconds: opts.seconds,
+            ...(opts.amount ? { amount: share(opts.amount, i) } : {}),
+            ...(opts.rate ? { rate: opts.rate / threads } : {}),
+          },
+        });
+        worker.once("message", (m: WorkerResult) => resolve(m));
+        worker.once("error", reject);
+        worker.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`load worker exited with ${code}`))));
+      }),
+    ),
+  );
+  const statuses: Record<string, number> = {};
+  for (const p of parts) for (const [k, v] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  const sum = (f: (p: WorkerResult) => number) => parts.reduce((a, p) => a + f(p), 0);
+  const latencies = parts.flatMap((p) => p.latencies);
+  const errors = sum((p) => p.errors);
   // autocannon's `sent` also counts attempts held back by `overallRate`, so it is only used without one.
-  const expected = opts.amount ?? (opts.rate ? latencies.length + result.errors : result.requests.sent);
-  const unfinished = Math.max(0, expected - latencies.length - result.errors);
-  return { latencies, ok, non2xx, errors: result.errors, timeouts: result.timeouts, bytes, seconds: (performance.now() - started) / 1000, statuses, unfinished };
+  const expected = opts.amount ?? (opts.rate ? latencies.length + errors : sum((p) => p.sent));
+  const unfinished = Math.max(0, expected - latencies.length - errors);
+  return {
+    latencies, ok: sum((p) => p.ok), non2xx: sum((p) => p.non2xx), errors, timeouts: sum((p) => p.timeouts), bytes: sum((p) => p.bytes),
+    seconds: (performance.now() - started) / 1000, statuses, unfinished,
+  };
 }
 
 /** A few requests one at a time, each checked for 200: the endpoint works, caches and JIT are warm. */
