@@ -73,24 +73,22 @@ export function planLifecycle(input: PlanInput): LifecyclePlan {
   const isDue = (d: { serviceId: string; kind: DriftKind }, openedAt: Date) =>
     now.getTime() - openedAt.getTime() >= alertDelayMs(input.policies.get(d.serviceId), d.kind);
 
-  const live = new Map<string, DriftRecord>();
+  const live = new DriftSlots<DriftRecord>();
   for (const record of input.records) {
     if (record.state === "resolved") continue;
-    const key = driftKeyOf(record);
-    if (live.has(key)) resolve(plan, record, isSilenced, now); // a duplicate live record: keep one
-    else live.set(key, record);
+    if (live.get(record) !== undefined) resolve(plan, record, isSilenced, now); // a duplicate live record: keep one
+    else live.set(record, record);
   }
 
-  const seen = new Set<string>();
+  const seen = new DriftSlots<true>();
   for (const diff of input.differences) {
-    const key = driftKeyOf(diff);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const record = live.get(key);
+    if (seen.get(diff) !== undefined) continue;
+    seen.set(diff, true);
+    const record = live.get(diff);
     if (record === undefined) {
       const announcedAt = isDue(diff, diff.since) ? now : null;
       plan.toOpen.push({ ...diff, announcedAt });
-      if (announcedAt !== null) plan.events.push(eventOf("drift_detected", key, diff, diff.since, isSilenced(diff), now));
+      if (announcedAt !== null) plan.events.push(eventOf("drift_detected", driftKeyOf(diff), diff, diff.since, isSilenced(diff), now));
       continue;
     }
     if (record.running !== diff.running || record.expected !== diff.expected || record.targetId !== diff.targetId) {
@@ -103,8 +101,9 @@ export function planLifecycle(input: PlanInput): LifecyclePlan {
     }
   }
 
-  for (const [key, record] of live) {
-    if (!seen.has(key)) resolve(plan, record, isSilenced, now);
+  // The kept live records in the order they came (the first of each key) that no difference holds.
+  for (const record of input.records) {
+    if (record.state !== "resolved" && live.get(record) === record && seen.get(record) === undefined) resolve(plan, record, isSilenced, now);
   }
   return plan;
 }
@@ -135,6 +134,25 @@ function eventOf(
     serviceId: d.serviceId, environmentId: d.environmentId, kind: d.kind, targetId: d.targetId,
     running: d.running, expected: d.expected, openedAt, at,
   };
+}
+
+type DriftSlot = { serviceId: string; environmentId: string; kind: DriftKind };
+
+/** A map keyed by service, environment and kind (driftKeyOf) that builds no key string per lookup. */
+class DriftSlots<V> {
+  private readonly byService = new Map<string, Map<string, Map<DriftKind, V>>>();
+
+  get(d: DriftSlot): V | undefined {
+    return this.byService.get(d.serviceId)?.get(d.environmentId)?.get(d.kind);
+  }
+
+  set(d: DriftSlot, value: V): void {
+    let byEnv = this.byService.get(d.serviceId);
+    if (byEnv === undefined) this.byService.set(d.serviceId, (byEnv = new Map()));
+    let byKind = byEnv.get(d.environmentId);
+    if (byKind === undefined) byEnv.set(d.environmentId, (byKind = new Map()));
+    byKind.set(d.kind, value);
+  }
 }
 
 function groupAcks(acks: readonly AckRecord[]): Map<string, AckRecord[]> {

@@ -40,7 +40,7 @@ export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">
     loadUpstreamTags(db, workspaceId, null),
   ]);
   const environments = (JSON.parse(doc.environments) as [string, string, number, boolean][]).map(([id, name, position, production]) => ({ id, name, position, production }));
-  const { rows, running } = decodeRuns(doc, environments);
+  const { runs, images, running } = decodeRuns(doc, environments);
   const facts = decodeFacts(doc, running, upstream);
 
   const upstreamTags = new Map<string, readonly string[] | null>();
@@ -56,20 +56,26 @@ export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">
   // exactVersionOf depends on the image's tag and versions and on the service's upstream tags
   // alone, and thousands of rows share them: worked out once per distinct input.
   const exact = new Map<readonly string[] | null, Map<string, string | null>>();
-  const current: CurrentRun[] = [];
-  for (const { image, serviceId, environmentId, target, declared, since } of rows) {
-    const tags = upstreamTags.get(serviceId);
-    if (tags === undefined) continue;
+  let current = runs;
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i] as CurrentRun;
+    const image = images[i] as RunImage;
+    const tags = upstreamTags.get(run.serviceId);
+    if (tags === undefined) {
+      if (current === runs) current = runs.slice(0, i); // rows of services not read are left out
+      continue;
+    }
     let byImage = exact.get(tags);
     if (byImage === undefined) exact.set(tags, (byImage = new Map()));
     let version = byImage.get(image.key);
     if (version === undefined) byImage.set(image.key, (version = exactVersionOf(image, tags)));
+    run.version = version;
     if (version !== null) {
-      let set = versionsBy.get(serviceId);
-      if (set === undefined) versionsBy.set(serviceId, (set = new Set()));
+      let set = versionsBy.get(run.serviceId);
+      if (set === undefined) versionsBy.set(run.serviceId, (set = new Set()));
       set.add(version);
     }
-    current.push({ serviceId, environmentId, targetId: target.id, targetName: target.name, tag: image.tag, version, digest: image.digest, since, declared });
+    if (current !== runs) current.push(run);
   }
 
   const eol = config.eolEnabled ? await loadEolCycles(db, facts, versionsBy, now) : new Map<string, Map<string, EolCycleInfo | null>>();
@@ -113,9 +119,10 @@ export type OpenRun = {
 export async function loadOpenRuns(db: Db, workspaceId: string): Promise<OpenRun[]> {
   const doc = await readWorkspace(db, workspaceId);
   const environments = (JSON.parse(doc.environments) as [string][]).map(([id]) => ({ id }));
-  return decodeRuns(doc, environments).rows.map(({ image, serviceId, environmentId, target, declared, since }) => ({
-    serviceId, environmentId, targetId: target.id, targetName: target.name, tag: image.tag, tagVersion: image.tagVersion,
-    resolvedVersion: image.resolvedVersion, digest: image.digest, declared, since,
+  const { runs, images } = decodeRuns(doc, environments);
+  return runs.map(({ serviceId, environmentId, targetId, targetName, tag, digest, declared, since }, i) => ({
+    serviceId, environmentId, targetId, targetName, tag, tagVersion: (images[i] as RunImage).tagVersion,
+    resolvedVersion: (images[i] as RunImage).resolvedVersion, digest, declared, since,
   }));
 }
 
@@ -161,49 +168,89 @@ async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocu
 
 /** What the open rows of one image share; `key` names the tag and versions. */
 type RunImage = { tag: string; tagVersion: string | null; resolvedVersion: string | null; digest: string | null; key: string };
-type DecodedRun = { image: RunImage; serviceId: string; environmentId: string; target: { id: string; name: string }; declared: boolean; since: Date };
 /** The newest open row of a service (from, then id). */
 type Newest = { from: number; id: number; repository: string };
 
 /**
- * The open main rows in history order (run id), and per service the repository its
- * main containers run now (the newest open main row), else the one its Compose files
- * declare (the newest open declared row): loadServiceFacts' runningRepository.
+ * The open main rows in history order (run id), with their images (`version` is left
+ * null: it is worked out from the images once the upstream tags are known), and per
+ * service the repository its main containers run now (the newest open main row), else
+ * the one its Compose files declare (the newest open declared row): loadServiceFacts'
+ * runningRepository.
  */
-function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string }[]): { rows: DecodedRun[]; running: Map<string, string> } {
+function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string }[]): { runs: CurrentRun[]; images: RunImage[]; running: Map<string, string> } {
   // [service, resolved tag, digest, tag, tag version, repository, main, [run id, environment, target, declared, from (ms), …]]
   type Group = [string, string | null, string | null, string, string | null, string, number, number[]];
+  const groups = JSON.parse(doc.runs) as Group[];
   const targets = (JSON.parse(doc.targets) as [string, string][]).map(([id, name]) => ({ id, name }));
-  const rows: DecodedRun[] = [];
-  const ids: number[] = [];
-  let sorted = true;
+
+  // First pass: the newest rows per service, and the range of the main rows' ids.
   const runningBy = new Map<string, Newest>();
   const declaredBy = new Map<string, Newest>();
   const note = (by: Map<string, Newest>, serviceId: string, from: number, id: number, repository: string) => {
     const best = by.get(serviceId);
     if (best === undefined || from > best.from || (from === best.from && id > best.id)) by.set(serviceId, { from, id, repository });
   };
-  for (const [serviceId, resolvedVersion, digest, tag, tagVersion, repository, main, cells] of JSON.parse(doc.runs) as Group[]) {
-    const image: RunImage = { tag, tagVersion, resolvedVersion, digest, key: `${tag}\u0000${tagVersion ?? "\u0001"}\u0000${resolvedVersion ?? "\u0001"}` };
+  let count = 0;
+  let minId = Number.POSITIVE_INFINITY;
+  let maxId = Number.NEGATIVE_INFINITY;
+  for (const [serviceId, , , , , repository, main, cells] of groups) {
+    let runningFrom = Number.NEGATIVE_INFINITY, runningId = Number.NEGATIVE_INFINITY;
+    let declaredFrom = Number.NEGATIVE_INFINITY, declaredId = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < cells.length; i += 5) {
       const id = cells[i] as number;
-      const declared = cells[i + 3] === 1;
       const from = cells[i + 4] as number;
-      if (declared) note(declaredBy, serviceId, from, id, repository);
+      if (cells[i + 3] === 1) {
+        if (from > declaredFrom || (from === declaredFrom && id > declaredId)) {
+          declaredFrom = from;
+          declaredId = id;
+        }
+      } else if (main === 1 && (from > runningFrom || (from === runningFrom && id > runningId))) {
+        runningFrom = from;
+        runningId = id;
+      }
       if (main !== 1) continue;
-      if (!declared) note(runningBy, serviceId, from, id, repository);
-      const environment = environments[cells[i + 1] as number] as { id: string };
-      rows.push({ image, serviceId, environmentId: environment.id, target: targets[cells[i + 2] as number] as { id: string; name: string }, declared, since: new Date(from) });
-      if (ids.length > 0 && id < (ids[ids.length - 1] as number)) sorted = false;
-      ids.push(id);
+      count++;
+      if (id < minId) minId = id;
+      if (id > maxId) maxId = id;
     }
+    if (declaredId !== Number.NEGATIVE_INFINITY) note(declaredBy, serviceId, declaredFrom, declaredId, repository);
+    if (runningId !== Number.NEGATIVE_INFINITY) note(runningBy, serviceId, runningFrom, runningId, repository);
   }
   const running = new Map<string, string>();
   for (const [serviceId, newest] of declaredBy) running.set(serviceId, newest.repository);
   for (const [serviceId, newest] of runningBy) running.set(serviceId, newest.repository);
-  if (sorted) return { rows, running };
-  const order = Array.from(rows.keys()).sort((a, b) => (ids[a] as number) - (ids[b] as number));
-  return { rows: order.map((i) => rows[i] as DecodedRun), running };
+
+  // History order: each row's place is its id's rank among the ids (counted over the id
+  // range when that is not much wider than the rows, else sorted).
+  const range = count === 0 ? 0 : maxId - minId + 1;
+  const rank = range <= 32 * count + 4096 ? new Int32Array(range) : null;
+  if (rank !== null) {
+    for (const [, , , , , , main, cells] of groups) {
+      if (main === 1) for (let i = 0; i < cells.length; i += 5) rank[(cells[i] as number) - minId] = 1;
+    }
+    for (let j = 0, k = 0; j < range; j++) if (rank[j] !== 0) rank[j] = k++;
+  }
+  const runs = new Array<CurrentRun>(count);
+  const images = new Array<RunImage>(count);
+  const ids: number[] = [];
+  let k = 0;
+  for (const [serviceId, resolvedVersion, digest, tag, tagVersion, , main, cells] of groups) {
+    if (main !== 1) continue;
+    const image: RunImage = { tag, tagVersion, resolvedVersion, digest, key: `${tag}\u0000${tagVersion ?? "\u0001"}\u0000${resolvedVersion ?? "\u0001"}` };
+    for (let i = 0; i < cells.length; i += 5) {
+      const id = cells[i] as number;
+      const environment = environments[cells[i + 1] as number] as { id: string };
+      const target = targets[cells[i + 2] as number] as { id: string; name: string };
+      const at = rank === null ? k++ : (rank[id - minId] as number);
+      runs[at] = { serviceId, environmentId: environment.id, targetId: target.id, targetName: target.name, tag, version: null, digest, since: new Date(cells[i + 4] as number), declared: cells[i + 3] === 1 };
+      images[at] = image;
+      if (rank === null) ids.push(id);
+    }
+  }
+  if (rank !== null) return { runs, images, running };
+  const order = Array.from(runs.keys()).sort((a, b) => (ids[a] as number) - (ids[b] as number));
+  return { runs: order.map((i) => runs[i] as CurrentRun), images: order.map((i) => images[i] as RunImage), running };
 }
 
 /** loadServiceFacts' answer, from the same rows. */
