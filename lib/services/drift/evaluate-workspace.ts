@@ -151,11 +151,13 @@ async function evaluateLocked(deps: EvaluateDeps, workspaceId: string, opts: { w
       const plan: LifecyclePlan = planLifecycle({ records, differences, policies, acks, currentVersions: runningVersions, now });
       const lifted = ackLiftedNow({ acks, runningVersions, now });
 
+      // Names only go into event payloads.
+      const hasEvents = plan.events.length > 0;
       const names: PlanNames = {
         workspace: workspace.name,
         baseUrl: deps.config.baseUrl,
-        services: new Map(inputs.services.map((s) => [s.id, { name: s.name, team: s.team }] as const)),
-        environments: new Map(inputs.environments.map((e) => [e.id, e.name] as const)),
+        services: hasEvents ? new Map(inputs.services.map((s) => [s.id, { name: s.name, team: s.team }] as const)) : new Map(),
+        environments: hasEvents ? new Map(inputs.environments.map((e) => [e.id, e.name] as const)) : new Map(),
       };
       const written = await persistPlan(tx, { workspaceId, plan, records, lifted, names, now, newId: randomUUID });
       return {
@@ -209,7 +211,7 @@ async function loadOpenAcks(db: Db, workspaceId: string, now: Date): Promise<Ack
 async function detectWithHistory(db: Db, workspaceId: string, inputs: DriftInputs, records: DriftRecord[], now: Date): Promise<Difference[]> {
   const base = { environments: inputs.environments, services: inputs.services, current: inputs.current, now };
   const first = detectDifferences({ ...base, history: [] });
-  const live = new Set(records.map(driftKeyOf));
+  const live = new Set(records.filter((r) => r.kind === "env").map(driftKeyOf));
   const fresh = first.filter((d) => d.kind === "env" && !live.has(driftKeyOf(d)));
   if (fresh.length === 0) return first;
 

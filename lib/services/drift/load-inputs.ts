@@ -52,29 +52,38 @@ export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">
     upstreamTags.set(f.id, up?.tags ?? null);
   }
 
-  const versionsBy = new Map<string, Set<string>>();
-  // exactVersionOf depends on the image's tag and versions and on the service's upstream tags
-  // alone, and thousands of rows share them: worked out once per distinct input.
+  // Rows of one service and image share their version (an image is decoded once per
+  // service): exactVersionOf depends on the image's tag and versions and on the service's
+  // upstream tags alone, worked out once per distinct tag list and image.
   const exact = new Map<readonly string[] | null, Map<string, string | null>>();
+  const versionsBy = new Map<string, Set<string>>();
   let current = runs;
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i] as CurrentRun;
     const image = images[i] as RunImage;
-    const tags = upstreamTags.get(run.serviceId);
-    if (tags === undefined) {
-      if (current === runs) current = runs.slice(0, i); // rows of services not read are left out
+    let version = image.version;
+    if (version === undefined) {
+      const tags = upstreamTags.get(run.serviceId);
+      if (tags === undefined) version = image.version = false; // a service not read: its rows are left out
+      else {
+        let byImage = exact.get(tags);
+        if (byImage === undefined) exact.set(tags, (byImage = new Map()));
+        version = byImage.get(image.key);
+        if (version === undefined) byImage.set(image.key, (version = exactVersionOf(image, tags)));
+        image.version = version;
+        // The versions that run, for end-of-life cycles.
+        if (version !== null && config.eolEnabled) {
+          let set = versionsBy.get(run.serviceId);
+          if (set === undefined) versionsBy.set(run.serviceId, (set = new Set()));
+          set.add(version);
+        }
+      }
+    }
+    if (version === false) {
+      if (current === runs) current = runs.slice(0, i);
       continue;
     }
-    let byImage = exact.get(tags);
-    if (byImage === undefined) exact.set(tags, (byImage = new Map()));
-    let version = byImage.get(image.key);
-    if (version === undefined) byImage.set(image.key, (version = exactVersionOf(image, tags)));
     run.version = version;
-    if (version !== null) {
-      let set = versionsBy.get(run.serviceId);
-      if (set === undefined) versionsBy.set(run.serviceId, (set = new Set()));
-      set.add(version);
-    }
     if (current !== runs) current.push(run);
   }
 
@@ -166,8 +175,11 @@ async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocu
   return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]" };
 }
 
-/** What the open rows of one image share; `key` names the tag and versions. */
-type RunImage = { tag: string; tagVersion: string | null; resolvedVersion: string | null; digest: string | null; key: string };
+/**
+ * What the open rows of one service and image share; `key` names the tag and versions,
+ * `version` is the exact version once worked out (false: the service is not read).
+ */
+type RunImage = { tag: string; tagVersion: string | null; resolvedVersion: string | null; digest: string | null; key: string; version?: string | null | false };
 /** The newest open row of a service (from, then id). */
 type Newest = { from: number; id: number; repository: string };
 
@@ -237,7 +249,7 @@ function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string 
   let k = 0;
   for (const [serviceId, resolvedVersion, digest, tag, tagVersion, , main, cells] of groups) {
     if (main !== 1) continue;
-    const image: RunImage = { tag, tagVersion, resolvedVersion, digest, key: `${tag}\u0000${tagVersion ?? "\u0001"}\u0000${resolvedVersion ?? "\u0001"}` };
+    const image: RunImage = { tag, tagVersion, resolvedVersion, digest, key: `${tag}\u0000${tagVersion ?? "\u0001"}\u0000${resolvedVersion ?? "\u0001"}`, version: undefined };
     for (let i = 0; i < cells.length; i += 5) {
       const id = cells[i] as number;
       const environment = environments[cells[i + 1] as number] as { id: string };

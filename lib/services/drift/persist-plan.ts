@@ -83,6 +83,7 @@ export async function persistPlan(tx: Tx, input: PersistInput): Promise<{ events
     await tx.$executeRaw`UPDATE acks SET lifted_at = ${now} WHERE id = ANY(${input.lifted.map((a) => a.id)}::uuid[]) AND lifted_at IS NULL`;
   }
 
+  if (plan.events.length === 0) return { events: 0, silencedEvents: 0 };
   const lookup: Lookup = {
     records: new Map(input.records.map((r) => [r.id, r] as const)),
     opened: new Map(plan.toOpen.map((o) => [driftKeyOf(o), o] as const)),
