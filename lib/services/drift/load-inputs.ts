@@ -150,6 +150,7 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  *   (a run's environment and target are its workspace's).
  * The JSON is built by hand where json_build_array per row cost more than the scan:
  * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
+ * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
  */
 async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocument> {
   const [row] = await db.$queryRaw<WorkspaceDocument[]>`
@@ -164,7 +165,7 @@ async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocu
               FROM services s WHERE s.workspace_id = ${workspaceId}::uuid) AS services
     FROM (
       SELECT r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main,
-             string_agg(r.id::text || ',' || e.n::text || ',' || t.n::text || ',' || r.declared::int::text || ',' || (extract(epoch from r."from") * 1000)::bigint::text, ',') AS runs
+             string_agg(concat_ws(',', r.id, e.n, t.n, r.declared::int, round(date_part('epoch', r."from") * 1000)::bigint), ',') AS runs
       FROM runs r
       JOIN e ON e.id = r.environment_id
       JOIN t ON t.id = r.target_id
@@ -300,7 +301,7 @@ export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string
       WHERE u.key IN (${wanted}) AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = ${workspaceId}::uuid)
       ORDER BY u.key, u.owner_workspace_id NULLS LAST)
     SELECT coalesce(json_object_agg(c.key, json_build_array(
-             coalesce((SELECT json_object_agg(t.name, (extract(epoch from t.first_seen_at) * 1000)::bigint) FROM upstream_tags t WHERE t.repository_id = c.id), '{}'::json),
+             coalesce((SELECT json_object_agg(t.name, round(date_part('epoch', t.first_seen_at) * 1000)::bigint) FROM upstream_tags t WHERE t.repository_id = c.id), '{}'::json),
              c.checked_by, (extract(epoch from c.checked_at) * 1000)::bigint, c.last_error, c.source_label)), '{}')::text AS j
     FROM chosen c`;
   const out = new Map<string, UpstreamTags>();
