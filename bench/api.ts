@@ -1,5 +1,5 @@
-// API latency under load on the seeded fleet, with autocannon in the
-// benchmark's process (the server is its own process): 50 concurrent clients
+// API latency under load on the seeded fleet, from worker threads of the
+// benchmark's process (bench/load-worker.mjs; the server is its own process): 50 concurrent clients
 // on each read endpoint the issues name, then GET /api/v1/drifts held at
 // 500 requests a second. Clients accept gzip, as real ones do. Every
 // response's status is counted: anything but 2xx, a socket error or a timeout
@@ -18,13 +18,13 @@ export type LoadResult = {
   unfinished: number;
 };
 
-/** Load-generator threads: one autocannon parsing megabyte answers for 50 clients would measure itself, not the server. */
+/** Load-generator threads: receiving half a megabyte per answer for 50 clients is work of its own. */
 const LOAD_THREADS = 2;
 
 type WorkerResult = { latencies: number[]; ok: number; non2xx: number; bytes: number; statuses: Record<string, number>; seconds: number; errors: number; timeouts: number; sent: number };
 
 /**
- * autocannon against one URL over keep-alive connections, split across
+ * Load on one URL over keep-alive connections, split across
  * LOAD_THREADS worker threads (bench/load-worker.mjs). `amount`: exactly that
  * many requests, every one answered or timed out (30 s), so slow responses
  * are never dropped from the percentiles; else `seconds`. `rate` caps
@@ -56,8 +56,7 @@ export async function loadUrl(url: string, token: string, opts: { amount?: numbe
   const sum = (f: (p: WorkerResult) => number) => parts.reduce((a, p) => a + f(p), 0);
   const latencies = parts.flatMap((p) => p.latencies);
   const errors = sum((p) => p.errors);
-  // autocannon's `sent` also counts attempts held back by `overallRate`, so it is only used without one.
-  const expected = opts.amount ?? (opts.rate ? latencies.length + errors : sum((p) => p.sent));
+  const expected = opts.amount ?? sum((p) => p.sent);
   const unfinished = Math.max(0, expected - latencies.length - errors);
   return {
     latencies, ok: sum((p) => p.ok), non2xx: sum((p) => p.non2xx), errors, timeouts: sum((p) => p.timeouts), bytes: sum((p) => p.bytes),

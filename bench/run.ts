@@ -179,7 +179,7 @@ async function main() {
           let loaded = false;
           if (opts.only.has("api")) {
             loaded = true;
-            figures.push(...(await run("api (autocannon, 50 clients)", () => benchApi(fleet.baseUrl, ws.token, { seconds: durations.apiSeconds, minRequests: durations.minRequests, sustainedSeconds: durations.sustainedSeconds, log }), size)));
+            figures.push(...(await run("api (50 clients)", () => benchApi(fleet.baseUrl, ws.token, { seconds: durations.apiSeconds, minRequests: durations.minRequests, sustainedSeconds: durations.sustainedSeconds, log }), size)));
           }
           if (opts.only.has("page")) {
             loaded = true;

@@ -4,7 +4,11 @@ import { Prisma, type Db } from "@/lib/db/client";
 import { AGENT_KEY_PREFIX, hashSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
 import type { Actor, Role } from "./context";
 
-const TOUCH_EVERY_MS = 60_000;
+/**
+ * "Last used" is kept to within this: each touch is a write, and a write moves the WAL position
+ * that tells cached insights (lib/services/insights/cache.ts) the database changed.
+ */
+const TOUCH_EVERY_MS = 5 * 60_000;
 
 export async function authenticateBearer(db: Db, value: string, now: Date): Promise<Actor | null> {
   return (await authenticateBearerWithSnapshot(db, value, now)).actor;
@@ -37,8 +41,10 @@ export async function authenticateBearerWithSnapshot(db: Db, value: string, now:
   if (!row.last_used_at || row.last_used_at < stale) {
     if (agent) await db.agentKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
     else await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
-    // The write moved the WAL position: the snapshot read before it is no longer current.
-    return { actor: actorOf(agent, row), snapshot: null };
+    // The touch moves the WAL position, but changes nothing an insight shows: the position read
+    // before it still describes this request's view (else every request in a burst that saw the
+    // stale time would read a position of its own, and compute its insights alone).
+    return { actor: actorOf(agent, row), snapshot };
   }
   return { actor: actorOf(agent, row), snapshot };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { cachedBodyOf, cachedInsight, INSIGHTS_CACHE_TTL_MS, jsonResponse } from "./cache";
+import { cachedBodyOf, cachedInsight, INSIGHTS_CACHE_TTL_MS, jsonResponse, lsnValue } from "./cache";
 
 /** A database whose WAL position the test moves, and a clock it sets. */
 function fakeCtx() {
@@ -60,6 +60,42 @@ describe("cachedInsight", () => {
     await settle();
     expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 2 });
     expect(c.calls()).toBe(2);
+  });
+
+  it("orders positions as numbers, and answers a request that read an older position with a newer result", async () => {
+    expect(lsnValue("0/FF") < lsnValue("0/100")).toBe(true);
+    expect(lsnValue("1/0") > lsnValue("0/FFFFFFFF")).toBe(true);
+    const { ctx } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    await cachedInsight({ ...ctx, snapshot: "0/A0" }, key, c.compute);
+    expect(await cachedInsight({ ...ctx, snapshot: "0/9F" }, key, c.compute)).toEqual({ n: 1 });
+    expect(await cachedInsight({ ...ctx, snapshot: "0/A1" }, key, c.compute)).toEqual({ n: 2 });
+  });
+
+  it("computes a key once at a time: a burst at newer positions waits and shares one follow-up", async () => {
+    const { ctx } = fakeCtx();
+    const key = randomUUID();
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const compute = async () => {
+      const n = ++calls;
+      if (n === 1) await gate;
+      return { n };
+    };
+    const first = cachedInsight({ ...ctx, snapshot: "0/10" }, key, compute);
+    await settle();
+    // Twenty requests, each having read a position of its own after the first computation began.
+    const burst = Array.from({ length: 20 }, (_, i) => cachedInsight({ ...ctx, snapshot: `0/${(0x11 + i).toString(16)}` }, key, compute));
+    await settle();
+    expect(calls).toBe(1);
+    release();
+    expect(await first).toEqual({ n: 1 });
+    expect((await Promise.all(burst)).map((r) => r.n)).toEqual(Array(20).fill(2));
+    expect(calls).toBe(2);
+    // The follow-up is labelled with the newest position it covers.
+    expect(await cachedInsight({ ...ctx, snapshot: "0/24" }, key, compute)).toEqual({ n: 2 });
   });
 
   it("keeps no failure, and computes every time where the position cannot be read", async () => {
