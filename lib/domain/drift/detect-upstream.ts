@@ -13,15 +13,22 @@ type Alert = { target: string; firstAlertSeen: Date | null };
 export function detectUpstreamDrift(ctx: DetectContext): Difference[] {
   const out: Difference[] = [];
   const newestOf = rememberNewest();
+  // An alert depends on the newest result (tag list, policy, running version) and on when
+  // the repository first saw each release: services of one repository share it.
+  const alertsBy = new Map<NewestResult, Map<ReadonlyMap<string, Date>, Alert | null>>();
   for (const [serviceId, byEnv] of ctx.runs) {
     const service = ctx.services.get(serviceId);
     if (service === undefined || service.upstream === null) continue;
-    const alerts = new Map<string, Alert | null>();
+    const { firstSeen } = service.upstream;
     for (const env of byEnv.values()) {
       const running = findOldestInEnv(env, ctx.compare);
       if (running === null) continue;
-      let alert = alerts.get(running.version);
-      if (alert === undefined) alerts.set(running.version, (alert = findAlert(service, running.version, newestOf(service, running.version), ctx)));
+      const newest = newestOf(service, running.version);
+      if (newest === null) continue;
+      let byFirstSeen = alertsBy.get(newest);
+      if (byFirstSeen === undefined) alertsBy.set(newest, (byFirstSeen = new Map()));
+      let alert = byFirstSeen.get(firstSeen);
+      if (alert === undefined) byFirstSeen.set(firstSeen, (alert = findAlert(service, running.version, newest, ctx)));
       if (alert === null) continue;
       out.push({
         serviceId,
@@ -84,7 +91,7 @@ function findAlert(service: ServiceInput, running: string, newest: NewestResult 
   let firstAlertSeen: Date | null = null;
   for (const release of newest.releases) {
     const seen = firstSeen.get(release);
-    if (seen === undefined || (firstAlertSeen !== null && seen >= firstAlertSeen)) continue;
+    if (seen === undefined || (firstAlertSeen !== null && seen.getTime() >= firstAlertSeen.getTime())) continue;
     const jump = ctx.jump(running, release);
     if (jump !== null && JUMP_RANK[jump] >= trackRank && (ctx.compare(release, target) ?? 1) <= 0) firstAlertSeen = seen;
   }

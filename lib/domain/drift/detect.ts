@@ -21,10 +21,13 @@ export type DetectInput = {
 
 export function detectDifferences(input: DetectInput): Difference[] {
   const services = new Map(input.services.map((s) => [s.id, s] as const));
+  // Grouped first, then rows of services not given dropped: one lookup per service, not per row.
+  const runs = groupCurrentRuns(input.current);
+  for (const serviceId of runs.keys()) if (!services.has(serviceId)) runs.delete(serviceId);
   const ctx: DetectContext = {
     environments: [...input.environments].sort((a, b) => a.position - b.position),
     services,
-    runs: groupCurrentRuns(input.current.filter((run) => services.has(run.serviceId))),
+    runs,
     history: input.history,
     compare: createVersionComparator(),
     jump: createJumpFinder(),

@@ -150,5 +150,5 @@ export function indexRunningVersions(current: readonly CurrentRun[]): RunningVer
 }
 
 export function maxDate(a: Date, b: Date): Date {
-  return a >= b ? a : b;
+  return a.getTime() >= b.getTime() ? a : b;
 }
