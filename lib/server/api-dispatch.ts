@@ -149,7 +149,7 @@ function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
     controller.error(err);
   };
   const detach = () => {
-    req.off("data", onData).off("end", onEnd).off("error", onError);
+    req.off("data", onData).off("end", onEnd).off("error", onError).off("close", detach);
   };
   const discardRest = () => {
     detach();
@@ -161,8 +161,8 @@ function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
         controller = c;
         req.pause();
         req.on("data", onData).on("end", onEnd).on("error", onError);
+        // IncomingMessage closes with its socket too; a keep-alive socket outlives many requests.
         req.once("close", detach);
-        req.socket.once("close", detach);
         unreadBodies.set(req, discardRest);
       },
       pull() {
