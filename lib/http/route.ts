@@ -124,7 +124,7 @@ function sameOrigin(req: Request): boolean {
   return req.headers.get("sec-fetch-site") === "same-origin";
 }
 
-/** The caller, and the WAL position read with a bearer credential (see Ctx.snapshot). */
+/** The caller, and the transaction snapshot read with a bearer credential (see Ctx.snapshot). */
 async function authenticate(req: Request, level: AuthLevel, services: Awaited<ReturnType<typeof getServerServices>>): Promise<{ actor: Actor; snapshot?: string | null }> {
   if (level === "public") return { actor: { kind: "system", workspaceId: null } };
   const header = req.headers.get("authorization");

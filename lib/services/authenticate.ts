@@ -5,7 +5,7 @@ import { AGENT_KEY_PREFIX, hashSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
 import type { Actor, Role } from "./context";
 
 /**
- * "Last used" is kept to within this: each touch is a write, and a write moves the WAL position
+ * "Last used" is kept to within this: each touch is a write, and a write moves the snapshot
  * that tells cached insights (lib/services/insights/cache.ts) the database changed.
  */
 const TOUCH_EVERY_MS = 5 * 60_000;
@@ -14,11 +14,11 @@ export async function authenticateBearer(db: Db, value: string, now: Date): Prom
   return (await authenticateBearerWithSnapshot(db, value, now)).actor;
 }
 
-type CredentialRow = { id: string; workspace_id: string; name: string; role: Role | null; revoked: boolean; last_used_at: Date | null; lsn: string | null };
+type CredentialRow = { id: string; workspace_id: string; name: string; role: Role | null; revoked: boolean; last_used_at: Date | null; snapshot: string | null };
 
 /**
- * The actor, and the database's WAL position read in the same round trip
- * (null on a standby): a request that reads cached insights next needs no
+ * The actor, and the database's transaction snapshot read in the same round
+ * trip (null on a standby): a request that reads cached insights next needs no
  * query of its own to know whether the cache is current.
  */
 export async function authenticateBearerWithSnapshot(db: Db, value: string, now: Date): Promise<{ actor: Actor | null; snapshot: string | null }> {
@@ -30,27 +30,26 @@ export async function authenticateBearerWithSnapshot(db: Db, value: string, now:
   if (!agent && !value.startsWith(TOKEN_PREFIX)) return { actor: null, snapshot: null };
   const rows = agent
     ? await db.$queryRaw<CredentialRow[]>`
-        SELECT k.id::text, k.workspace_id::text, k.name, NULL AS role, k.revoked_at IS NOT NULL AS revoked, k.last_used_at, ${SNAPSHOT} AS lsn
+        SELECT k.id::text, k.workspace_id::text, k.name, NULL AS role, k.revoked_at IS NOT NULL AS revoked, k.last_used_at, ${SNAPSHOT} AS snapshot
         FROM (SELECT 1) AS one LEFT JOIN agent_keys k ON k.hash = ${hash}`
     : await db.$queryRaw<CredentialRow[]>`
-        SELECT t.id::text, t.workspace_id::text, t.name, t.role::text AS role, t.revoked_at IS NOT NULL AS revoked, t.last_used_at, ${SNAPSHOT} AS lsn
+        SELECT t.id::text, t.workspace_id::text, t.name, t.role::text AS role, t.revoked_at IS NOT NULL AS revoked, t.last_used_at, ${SNAPSHOT} AS snapshot
         FROM (SELECT 1) AS one LEFT JOIN api_tokens t ON t.hash = ${hash}`;
   const row = rows[0];
-  const snapshot = row?.lsn ?? null;
+  const snapshot = row?.snapshot ?? null;
   if (!row || row.id === null || row.revoked) return { actor: null, snapshot };
   if (!row.last_used_at || row.last_used_at < stale) {
     if (agent) await db.agentKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
     else await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
-    // The touch moves the WAL position, but changes nothing an insight shows: the position read
-    // before it still describes this request's view (else every request in a burst that saw the
-    // stale time would read a position of its own, and compute its insights alone).
+    // The touch is a transaction of its own, but changes nothing an insight shows: the snapshot read
+    // before it still describes this request's view.
     return { actor: actorOf(agent, row), snapshot };
   }
   return { actor: actorOf(agent, row), snapshot };
 }
 
-/** The WAL insert position, except on a standby (where it cannot be read). */
-const SNAPSHOT = Prisma.raw("CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_wal_insert_lsn()::text END");
+/** The transaction snapshot (which transactions had finished), except on a standby. */
+const SNAPSHOT = Prisma.raw("CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_snapshot()::text END");
 
 function actorOf(agent: boolean, row: CredentialRow): Actor {
   return agent

@@ -14,9 +14,10 @@ export type Actor =
   | { kind: "system"; workspaceId: string | null };
 
 /**
- * `snapshot`: the database's WAL position read when the request was
- * authenticated, before it read anything else; insight caches compare with it
- * instead of asking again. Absent (or null) means "ask".
+ * `snapshot`: the database's transaction snapshot (`pg_current_snapshot()`)
+ * read when the request was authenticated, before it read anything else;
+ * insight caches compare with it instead of asking again. Absent (or null)
+ * means "ask".
  */
 export type Ctx = { db: Db; now: () => Date; config: Config; actor: Actor; snapshot?: string | null };
 

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { cachedBodyOf, cachedInsight, INSIGHTS_CACHE_TTL_MS, jsonResponse, lsnValue } from "./cache";
+import { cachedBodyOf, cachedInsight, covers, INSIGHTS_CACHE_TTL_MS, jsonResponse, parseSnapshot } from "./cache";
 
-/** A database whose WAL position the test moves, and a clock it sets. */
+/** A database whose transaction snapshot the test moves, and a clock it sets. */
 function fakeCtx() {
-  const state = { lsn: "0/1", now: 1_000_000, failing: false };
+  const state = { snapshot: "100:100:", now: 1_000_000, failing: false };
   const db = {
     $queryRaw: async () => {
       if (state.failing) throw new Error("recovery is in progress");
-      return [{ lsn: state.lsn }];
+      return [{ snapshot: state.snapshot }];
     },
   } as unknown as Db;
   return { state, ctx: { db, now: () => new Date(state.now) } };
@@ -37,7 +37,7 @@ describe("cachedInsight", () => {
     const c = counter();
     const key = randomUUID();
     await cachedInsight(ctx, key, c.compute);
-    state.lsn = "0/2";
+    state.snapshot = "100:101:";
     expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 2 });
   });
 
@@ -62,19 +62,33 @@ describe("cachedInsight", () => {
     expect(c.calls()).toBe(2);
   });
 
-  it("orders positions as numbers, and answers a request that read an older position with a newer result", async () => {
-    expect(lsnValue("0/FF") < lsnValue("0/100")).toBe(true);
-    expect(lsnValue("1/0") > lsnValue("0/FFFFFFFF")).toBe(true);
-    const { ctx } = fakeCtx();
-    const c = counter();
-    const key = randomUUID();
-    await cachedInsight({ ...ctx, snapshot: "0/A0" }, key, c.compute);
-    expect(await cachedInsight({ ...ctx, snapshot: "0/9F" }, key, c.compute)).toEqual({ n: 1 });
-    expect(await cachedInsight({ ...ctx, snapshot: "0/A1" }, key, c.compute)).toEqual({ n: 2 });
+  it("reads which transactions finished: a result covers a request when it sees at least as many", () => {
+    const snap = (t: string) => parseSnapshot(t)!;
+    expect(snap("5:9:5,7")).toEqual({ xmax: 9n, running: [5n, 7n] });
+    expect(parseSnapshot("not a snapshot")).toBeNull();
+    expect(covers(snap("10:12:"), snap("10:10:"))).toBe(true);
+    expect(covers(snap("10:10:"), snap("10:12:"))).toBe(false);
+    // 7 was running for the request and still is: covered. 7 had finished for the request: not.
+    expect(covers(snap("7:12:7"), snap("5:9:5,7"))).toBe(true);
+    expect(covers(snap("7:12:7"), snap("8:9:"))).toBe(false);
+    // Transactions that began after the request's snapshot may still run.
+    expect(covers(snap("9:12:10,11"), snap("9:9:"))).toBe(true);
   });
 
-  it("computes a key once at a time: a burst at newer positions waits and shares one follow-up", async () => {
-    const { ctx } = fakeCtx();
+  it("answers a request with a result computed after it read its snapshot, and recomputes after a commit it saw", async () => {
+    const { ctx, state } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    state.snapshot = "200:205:203";
+    await cachedInsight({ ...ctx, snapshot: "200:204:203" }, key, c.compute);
+    expect(await cachedInsight({ ...ctx, snapshot: "200:205:203" }, key, c.compute)).toEqual({ n: 1 });
+    // 203 committed before this request's snapshot: the result (read while 203 ran) does not cover it.
+    state.snapshot = "205:205:";
+    expect(await cachedInsight({ ...ctx, snapshot: "205:205:" }, key, c.compute)).toEqual({ n: 2 });
+  });
+
+  it("computes a key once at a time: a burst of newer snapshots waits and shares one follow-up", async () => {
+    const { ctx, state } = fakeCtx();
     const key = randomUUID();
     let calls = 0;
     let release!: () => void;
@@ -84,18 +98,19 @@ describe("cachedInsight", () => {
       if (n === 1) await gate;
       return { n };
     };
-    const first = cachedInsight({ ...ctx, snapshot: "0/10" }, key, compute);
+    state.snapshot = "10:10:";
+    const first = cachedInsight({ ...ctx, snapshot: "10:10:" }, key, compute);
     await settle();
-    // Twenty requests, each having read a position of its own after the first computation began.
-    const burst = Array.from({ length: 20 }, (_, i) => cachedInsight({ ...ctx, snapshot: `0/${(0x11 + i).toString(16)}` }, key, compute));
+    // Twenty requests, each having seen more transactions finish after the first computation began.
+    const burst = Array.from({ length: 20 }, (_, i) => cachedInsight({ ...ctx, snapshot: `${11 + i}:${11 + i}:` }, key, compute));
     await settle();
     expect(calls).toBe(1);
+    state.snapshot = "31:31:";
     release();
     expect(await first).toEqual({ n: 1 });
     expect((await Promise.all(burst)).map((r) => r.n)).toEqual(Array(20).fill(2));
     expect(calls).toBe(2);
-    // The follow-up is labelled with the newest position it covers.
-    expect(await cachedInsight({ ...ctx, snapshot: "0/24" }, key, compute)).toEqual({ n: 2 });
+    expect(await cachedInsight({ ...ctx, snapshot: "30:30:" }, key, compute)).toEqual({ n: 2 });
   });
 
   it("keeps no failure, and computes every time where the position cannot be read", async () => {

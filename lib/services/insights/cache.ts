@@ -1,11 +1,14 @@
 // Insight results are costly (whole-workspace reads and months of history) and
-// asked for often. A result is reused by every request whose view of the
-// database it includes: one computed at PostgreSQL's WAL insert position P
-// answers requests that read a position at or before P. Past a TTL it is
-// recomputed in the background, since waiting times and windows move with the
-// clock. A key is computed once at a time: requests at a newer position than a
-// running computation wait for it and then share one follow-up, so a burst of
-// writes under load never starts a computation per request.
+// asked for often. A result is labelled with the PostgreSQL transaction
+// snapshot read before computing it (`pg_current_snapshot()`: which
+// transactions had finished), and answers every request whose own snapshot it
+// covers: one that sees at least every transaction the request's did. Only
+// transactions that write move a snapshot; vacuum, checkpoints and other WAL
+// traffic do not. Past a TTL a result is recomputed in the background, since
+// waiting times and windows move with the clock. A key is computed once at a
+// time: requests a running computation does not cover wait for it and share
+// one follow-up, so a burst of writes under load never starts a computation
+// per request.
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import type { Ctx } from "../context";
@@ -14,40 +17,51 @@ export const INSIGHTS_CACHE_TTL_MS = 30_000;
 // Whole-workspace results can be megabytes: keep few.
 const MAX_ENTRIES = 64;
 
-type Entry = { lsn: bigint; at: number; value: Promise<unknown>; refreshing: boolean };
-type Running = { lsn: bigint; value: Promise<unknown> };
+/** A transaction snapshot: every transaction id below `xmax` has finished, except those in `running`. */
+export type Snapshot = { xmax: bigint; running: bigint[] };
+
+type Entry = { label: Snapshot; at: number; value: Promise<unknown>; refreshing: boolean };
+type Running = { label: Promise<Snapshot | null>; value: Promise<unknown> };
 
 const g = globalThis as unknown as {
-  __driftwatchInsightsCache?: { entries: Map<string, Entry>; running: Map<string, Running>; waiting: Map<string, bigint> };
+  __driftwatchInsightsCache?: { entries: Map<string, Entry>; running: Map<string, Running> };
 };
 // On globalThis: Next's bundle and the server's direct API path (lib/server/api-dispatch.ts) share one cache.
-const state = (g.__driftwatchInsightsCache ??= { entries: new Map(), running: new Map(), waiting: new Map() });
-const { entries, running, waiting } = state;
+const state = (g.__driftwatchInsightsCache ??= { entries: new Map(), running: new Map() });
+const { entries, running } = state;
 
 let hasWarned = false;
 
-/** `X/Y` (two hexadecimal halves) as one ordered number. */
-export function lsnValue(text: string): bigint {
-  const [hi, lo] = text.split("/");
-  return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
+/** `pg_snapshot` text (`xmin:xmax:xip,xip`), as read by `SELECT pg_current_snapshot()::text`. */
+export function parseSnapshot(text: string): Snapshot | null {
+  const m = /^(\d+):(\d+):([\d,]*)$/.exec(text.trim());
+  if (!m) return null;
+  return { xmax: BigInt(m[2]!), running: m[3] ? m[3].split(",").map((x) => BigInt(x)) : [] };
 }
 
-/** The WAL insert position, or null where it cannot be read (a standby): then nothing is reused. */
-async function currentLsn(db: Db): Promise<bigint | null> {
+/** True when every transaction finished as of `older` has finished as of `newer` too. */
+export function covers(newer: Snapshot, older: Snapshot): boolean {
+  if (newer.xmax < older.xmax) return false;
+  return newer.running.every((xid) => xid >= older.xmax || older.running.includes(xid));
+}
+
+/** The current snapshot, or null where it cannot be read (a standby): then nothing is reused. */
+async function currentSnapshot(db: Db): Promise<Snapshot | null> {
   try {
-    const [row] = await db.$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_insert_lsn()::text AS lsn`;
-    return row ? lsnValue(row.lsn) : null;
+    const [row] = await db.$queryRaw<{ snapshot: string | null }[]>`
+      SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_snapshot()::text END AS snapshot`;
+    return row?.snapshot ? parseSnapshot(row.snapshot) : null;
   } catch (err) {
-    if (!hasWarned) log.warn(`insights are not cached: the WAL position cannot be read (${String(err)})`);
+    if (!hasWarned) log.warn(`insights are not cached: the transaction snapshot cannot be read (${String(err)})`);
     hasWarned = true;
     return null;
   }
 }
 
 /**
- * `compute()`, or a result computed at or after the database position this
- * request read (`ctx.snapshot`, else now). Past `ttlMs` that result is still
- * answered while a fresh one is computed.
+ * `compute()`, or a result that covers the snapshot this request read
+ * (`ctx.snapshot`, else now). Past `ttlMs` that result is still answered
+ * while a fresh one is computed.
  */
 export async function cachedInsight<T>(
   ctx: Pick<Ctx, "db" | "now" | "snapshot">,
@@ -55,46 +69,40 @@ export async function cachedInsight<T>(
   compute: () => Promise<T>,
   ttlMs = INSIGHTS_CACHE_TTL_MS,
 ): Promise<T> {
-  // Read before computing: a change made while computing moves the position, so the next request recomputes.
-  const lsn = ctx.snapshot ? lsnValue(ctx.snapshot) : await currentLsn(ctx.db);
-  if (lsn === null) return compute();
+  const mine = ctx.snapshot ? parseSnapshot(ctx.snapshot) : await currentSnapshot(ctx.db);
+  if (mine === null) return compute();
   for (;;) {
-    const now = ctx.now().getTime();
     const hit = entries.get(key);
-    if (hit !== undefined && hit.lsn >= lsn) {
-      if (now - hit.at >= ttlMs && !hit.refreshing && !running.has(key)) {
+    if (hit !== undefined && covers(hit.label, mine)) {
+      if (ctx.now().getTime() - hit.at >= ttlMs && !hit.refreshing && !running.has(key)) {
         hit.refreshing = true;
-        void start(ctx, key, compute, hit.lsn).catch(() => (hit.refreshing = false));
+        void start(ctx, key, compute).catch(() => (hit.refreshing = false));
       }
       return hit.value as Promise<T>;
     }
     const current = running.get(key);
-    if (current === undefined) {
-      // The first of the requests that waited starts one computation for all of them: it reads the
-      // database after every one of them read its position, so it is labelled with the newest.
-      const waited = waiting.get(key);
-      waiting.delete(key);
-      return start(ctx, key, compute, waited !== undefined && waited > lsn ? waited : lsn);
-    }
-    if (current.lsn >= lsn) return current.value as Promise<T>;
-    // A computation from before this request's position is running: wait, then look again.
-    waiting.set(key, (waiting.get(key) ?? 0n) > lsn ? waiting.get(key)! : lsn);
+    if (current === undefined) return start(ctx, key, compute);
+    // A computation that read its snapshot after this request did sees everything this request must.
+    const label = await current.label.catch(() => null);
+    if (label !== null && covers(label, mine)) return current.value as Promise<T>;
     await current.value.catch(() => undefined);
   }
 }
 
 /**
- * Computes `key` as the only computation of it. Read at `atLeast` or later:
- * a follow-up started for waiters reads the position again, which covers them all.
+ * Computes `key` as its only computation, labelled with a snapshot read first:
+ * it covers every request that read its own before, so all of them share it.
  */
-async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () => Promise<T>, atLeast: bigint): Promise<T> {
+async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () => Promise<T>): Promise<T> {
   const at = ctx.now().getTime();
-  const value = compute();
-  const run: Running = { lsn: atLeast, value };
+  const label = currentSnapshot(ctx.db);
+  const value = label.then(() => compute());
+  const run: Running = { label, value };
   running.set(key, run);
   try {
     const result = await value;
-    store(key, { lsn: atLeast, at, value, refreshing: false });
+    const snapshot = await label;
+    if (snapshot !== null) store(key, { label: snapshot, at, value, refreshing: false });
     return result;
   } finally {
     if (running.get(key) === run) running.delete(key);
@@ -103,7 +111,7 @@ async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () =
 
 function store(key: string, entry: Entry): void {
   const current = entries.get(key);
-  if (current !== undefined && current.lsn > entry.lsn) return; // a newer state got there first
+  if (current !== undefined && !covers(entry.label, current.label)) return; // a newer state got there first
   entries.delete(key);
   entries.set(key, entry);
   if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
