@@ -75,7 +75,9 @@ async function resolveDrift(ws: TestWorkspace, services: string[]) {
 }
 
 const eventIds = async (ws: TestWorkspace) => (await testDb().event.findMany({ where: { workspaceId: ws.id, routedAt: { not: null } }, select: { id: true } })).map((e) => e.id);
-const fastForward = (ruleId: string) => testDb().$executeRaw`UPDATE deliveries SET next_attempt_at = now() WHERE rule_id = ${ruleId}::uuid AND state = 'pending'`;
+// A second back: now() has microseconds and the worker's clock (a JS Date) only milliseconds, so a retry
+// made due at now() can still be a fraction of a millisecond ahead of the worker's next read of the time.
+const fastForward = (ruleId: string) => testDb().$executeRaw`UPDATE deliveries SET next_attempt_at = now() - interval '1 second' WHERE rule_id = ${ruleId}::uuid AND state = 'pending'`;
 const expireLeases = (ruleId: string) => testDb().$executeRaw`UPDATE deliveries SET leased_until = now() - interval '1 second' WHERE rule_id = ${ruleId}::uuid AND leased_until IS NOT NULL`;
 const worker = (ws: TestWorkspace, over: Partial<Parameters<typeof deliverDue>[0]> = {}) => ({ db: testDb(), config: ws.ctx.config, now: () => new Date(), ...over });
 
