@@ -33,7 +33,7 @@ export default defineConfig({
     { name: "app", testIgnore: /first-run\.spec\.ts/, dependencies: ["first-run"] },
   ],
   webServer: {
-    command: `node bin/driftwatch.mjs start --port ${PORT} --eol=false`,
+    command: `./bin/driftwatch.mjs start --port ${PORT} --eol=false`,
     url: `${BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -6,6 +6,7 @@ import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { log, setLogLevel } from "@/lib/log";
 import { startBackgroundWork } from "@/lib/server/background";
+import { tuneRuntime } from "@/lib/server/runtime";
 
 export function registerWorkerCommand(program: Command) {
   program
@@ -15,6 +16,7 @@ export function registerWorkerCommand(program: Command) {
     .action(async (opts: { eol?: boolean }) => {
       const config = loadConfig(process.env, opts.eol === false ? { eolEnabled: false } : {});
       setLogLevel(config.logLevel);
+      tuneRuntime();
       const database = await openDatabase(config, { log: (l) => log.info(l), leaveAdoptedRunning: true });
       await migrateDatabase(database.url, { log: (l) => log.info(l) });
       const work = await startBackgroundWork({ config, databaseUrl: database.url });

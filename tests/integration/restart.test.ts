@@ -1,6 +1,7 @@
 // `driftwatch start` on the embedded database: data survives SIGKILL, the
 // restart is not blocked by a stale lock, and SIGTERM stops PostgreSQL too.
 import { spawnSync, execFileSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -47,6 +48,8 @@ describe("embedded database lifecycle", () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "driftwatch-restart-"));
     const port = await freePort();
     const first = await start(port);
+    // Started as users start it, the command's first line sets glibc's allocator up (bin/driftwatch.mjs).
+    expect(readFileSync(`/proc/${first.pid}/environ`, "utf8").split("\0")).toContain("MALLOC_MMAP_THRESHOLD_=131072");
 
     expect(cli(port, ["setup", "--workspace", "restart", "--email", "o@example.test", "--password", "password-1"]).status).toBe(0);
     const token = cli(port, ["token", "create", "--workspace", "restart", "--role", "member"]).stdout.trim();

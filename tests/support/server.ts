@@ -24,7 +24,8 @@ export async function startDriftwatch(opts: { env: NodeJS.ProcessEnv; args?: str
   const port = opts.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "start", "--port", String(port), ...(opts.args ?? [])], {
+  // The command itself, as users start it: its first line sets the runtime up (bin/driftwatch.mjs).
+  const child = spawn(path.join(ROOT, "bin/driftwatch.mjs"), ["start", "--port", String(port), ...(opts.args ?? [])], {
     cwd: ROOT,
     env: { DRIFTWATCH_BASE_URL: baseUrl, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
