@@ -3,11 +3,11 @@
 // new upstream releases came out for what runs, and what needs attention now,
 // most important first. Read through the same services as the API.
 import { loadServiceFacts } from "@/lib/db/queries/services";
-import { computeDelivery, type DeliveryStats } from "@/lib/domain/insights";
+import type { DeliveryStats } from "@/lib/domain/insights";
 import { compareTags, likeGroupKey, parseTag } from "@/lib/domain/versions";
 import { requireRole, workspaceOf, type Ctx } from "./context";
 import { describeService } from "./describe-service";
-import { loadDeliveryHistory } from "./delivery-charts";
+import { loadArrivalIndex } from "./delivery-arrivals";
 import { listDrifts } from "./drift/list-drifts";
 import { getMatrix } from "./get-matrix";
 import { catalogFor } from "./catalog-lookup";
@@ -66,10 +66,10 @@ export async function getMonthlyReport({ ctx, month }: { ctx: Ctx; month: string
   const range = monthRange(month)!;
   const now = ctx.now();
   const to = new Date(Math.min(range.to.getTime(), now.getTime()));
-  const [facts, targets, deliveryHistory, updates, drifts, matrix] = await Promise.all([
+  const [facts, targets, arrivalIndex, updates, drifts, matrix] = await Promise.all([
     loadServiceFacts(ctx.db, workspaceId),
     listTargets({ ctx }),
-    loadDeliveryHistory({ ctx, from: range.from, to }),
+    loadArrivalIndex(ctx, workspaceId, { from: range.from, to }),
     listUpdates({ ctx }),
     listDrifts({ ctx, query: {} }),
     getMatrix({ ctx, query: {} }),
@@ -80,23 +80,17 @@ export async function getMonthlyReport({ ctx, month }: { ctx: Ctx; month: string
   for (const f of facts) teams.set(f.team ?? "no team", (teams.get(f.team ?? "no team") ?? 0) + 1);
 
   // Deploys and lead times, by the delivery statistics' own rule.
-  const { environments, history } = deliveryHistory;
-  const delivery = computeDelivery({ environments, history, window: { from: range.from, to } });
+  const delivery = arrivalIndex.stats({ from: range.from, to });
+  const environments = arrivalIndex.environments;
   const nameOf = new Map(facts.map((f) => [f.id, f.name] as const));
-  const first = new Map<string, number>();
-  for (const h of history) {
-    const key = `${h.serviceId}\n${h.version}\n${h.environmentId}`;
-    const t = h.since.getTime();
-    if (!(t >= (first.get(key) ?? Infinity))) first.set(key, t);
-  }
   const arrivals = environments.map((env, i) => {
     const items: Arrival[] = [];
-    for (const [key, t] of first) {
-      const [serviceId, version, envId] = key.split("\n") as [string, string, string];
-      if (envId !== env.id || t < range.from.getTime() || t >= to.getTime()) continue;
-      const prev = environments[i - 1];
-      const p = prev ? first.get(`${serviceId}\n${version}\n${prev.id}`) : undefined;
-      items.push({ service: nameOf.get(serviceId) ?? serviceId, version, at: new Date(t).toISOString(), lead_seconds: p !== undefined && p <= t ? Math.round((t - p) / 1000) : null, from_environment: prev?.name ?? null });
+    const prev = environments[i - 1];
+    for (const { serviceId, version, arrivals: at } of arrivalIndex.versions()) {
+      const t = at[i] as number;
+      if (!(t >= range.from.getTime() && t < to.getTime())) continue; // NaN: never arrived here
+      const p = i > 0 ? (at[i - 1] as number) : Number.NaN;
+      items.push({ service: nameOf.get(serviceId) ?? serviceId, version, at: new Date(t).toISOString(), lead_seconds: p <= t ? Math.round((t - p) / 1000) : null, from_environment: prev?.name ?? null });
     }
     items.sort((a, b) => a.at.localeCompare(b.at));
     return { environment: env.name, items: items.slice(0, REPORT_LIST_LIMIT), more: Math.max(0, items.length - REPORT_LIST_LIMIT) };

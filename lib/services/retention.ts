@@ -134,7 +134,7 @@ async function pruneWorkspace(db: Db, workspaceId: string, cutoff: Date, batch: 
 /** History rows closed before the cutoff, in batches: their deploys folded into delivery_arrivals, then removed. Null: another process holds the lock. */
 async function foldAndRemoveRuns(db: Db, workspaceId: string, cutoff: Date, batch: number, maxBatches: number): Promise<{ runs: number; arrivals: number } | null> {
   const done = { runs: 0, arrivals: 0 };
-  // Exact versions are worked out as the delivery statistics do (loadDeliveryHistory): the
+  // Exact versions are worked out as the delivery statistics do (loadArrivalIndex): the
   // service's repository (its override, else what runs now), its upstream tags, the digest cache.
   const facts = await loadServiceFacts(db, workspaceId);
   const repositoryOf = new Map(facts.map((f) => [f.id, f.repository ?? f.runningRepository] as const));

@@ -35,49 +35,72 @@ export type ComputeDeliveryInput = {
  * first (a hotfix) gives no sample either.
  */
 export function computeDelivery({ environments, history, window }: ComputeDeliveryInput): DeliveryStats {
-  const ordered = [...environments].sort((a, b) => a.position - b.position);
-  const from = window.from.getTime();
-  const to = window.to.getTime();
+  const index = new ArrivalIndex(environments);
+  for (const row of history) if (!row.declared && row.version !== null) index.add(row.serviceId, row.environmentId, row.version, row.since.getTime());
+  return index.stats(window);
+}
 
-  const envIndex = new Map(ordered.map((e, i) => [e.id, i] as const));
-  // serviceId → version → first arrival (ms) per environment, in pipeline order; NaN: never arrived
-  const arrivals = new Map<string, Map<string, Float64Array>>();
-  for (const row of history) {
-    if (row.declared || row.version === null) continue;
-    const e = envIndex.get(row.environmentId);
-    if (e === undefined) continue;
-    let byVersion = arrivals.get(row.serviceId);
-    if (byVersion === undefined) arrivals.set(row.serviceId, (byVersion = new Map()));
-    let byEnv = byVersion.get(row.version);
-    if (byEnv === undefined) byVersion.set(row.version, (byEnv = new Float64Array(ordered.length).fill(Number.NaN)));
-    const t = row.since.getTime();
-    if (!(t >= (byEnv[e] as number))) byEnv[e] = t; // NaN compares false: the first arrival is taken
+/**
+ * Each version's first arrival per environment, the input of the delivery
+ * statistics (see computeDelivery), built without materialising history rows:
+ * the service layer adds arrivals as it reads them.
+ */
+export class ArrivalIndex {
+  /** In pipeline order. */
+  readonly environments: readonly EnvironmentInfo[];
+  readonly #position: Map<string, number>;
+  /** serviceId → version → first arrival (ms) per environment, in pipeline order; NaN: never arrived. */
+  readonly #firsts = new Map<string, Map<string, Float64Array>>();
+
+  constructor(environments: readonly EnvironmentInfo[]) {
+    this.environments = [...environments].sort((a, b) => a.position - b.position);
+    this.#position = new Map(this.environments.map((e, i) => [e.id, i] as const));
   }
 
-  const deploys = ordered.map(() => 0);
-  const samples = ordered.slice(1).map(() => [] as number[]);
-  const isInWindow = (t: number) => t >= from && t < to;
-  for (const byVersion of arrivals.values()) {
-    for (const byEnv of byVersion.values()) {
-      for (let e = 0; e < byEnv.length; e++) {
-        const later = byEnv[e] as number;
-        if (!isInWindow(later)) continue; // NaN is never in the window
-        deploys[e] = (deploys[e] as number) + 1;
-        const earlier = e > 0 ? (byEnv[e - 1] as number) : Number.NaN;
-        if (later >= earlier) (samples[e - 1] as number[]).push((later - earlier) / 1000);
+  /** `version` ran in the environment from `at` (ms); the earliest is kept. Unknown environments are ignored. */
+  add(serviceId: string, environmentId: string, version: string, at: number): void {
+    const e = this.#position.get(environmentId);
+    if (e === undefined) return;
+    let byVersion = this.#firsts.get(serviceId);
+    if (byVersion === undefined) this.#firsts.set(serviceId, (byVersion = new Map()));
+    let byEnv = byVersion.get(version);
+    if (byEnv === undefined) byVersion.set(version, (byEnv = new Float64Array(this.environments.length).fill(Number.NaN)));
+    if (!(at >= (byEnv[e] as number))) byEnv[e] = at; // NaN compares false: the first arrival is taken
+  }
+
+  /** Every service's versions with their first arrivals per environment (pipeline order, NaN: never). */
+  *versions(): Generator<{ serviceId: string; version: string; arrivals: Float64Array }> {
+    for (const [serviceId, byVersion] of this.#firsts) for (const [version, arrivals] of byVersion) yield { serviceId, version, arrivals };
+  }
+
+  stats(window: DeliveryWindow): DeliveryStats {
+    const ordered = this.environments;
+    const from = window.from.getTime();
+    const to = window.to.getTime();
+    const deploys = ordered.map(() => 0);
+    const samples = ordered.slice(1).map(() => [] as number[]);
+    const isInWindow = (t: number) => t >= from && t < to;
+    for (const byVersion of this.#firsts.values()) {
+      for (const byEnv of byVersion.values()) {
+        for (let e = 0; e < byEnv.length; e++) {
+          const later = byEnv[e] as number;
+          if (!isInWindow(later)) continue; // NaN is never in the window
+          deploys[e] = (deploys[e] as number) + 1;
+          const earlier = e > 0 ? (byEnv[e - 1] as number) : Number.NaN;
+          if (later >= earlier) (samples[e - 1] as number[]).push((later - earlier) / 1000);
+        }
       }
     }
+    return {
+      environments: ordered.map((e, i) => ({ environment: e.name, deploys: deploys[i] ?? 0 })),
+      lead_times: samples.map((list, i) => ({
+        from_environment: (ordered[i] as EnvironmentInfo).name,
+        to_environment: (ordered[i + 1] as EnvironmentInfo).name,
+        median_seconds: medianSeconds(list),
+        samples: list.length,
+      })),
+    };
   }
-
-  return {
-    environments: ordered.map((e, i) => ({ environment: e.name, deploys: deploys[i] ?? 0 })),
-    lead_times: samples.map((list, i) => ({
-      from_environment: (ordered[i] as EnvironmentInfo).name,
-      to_environment: (ordered[i + 1] as EnvironmentInfo).name,
-      median_seconds: medianSeconds(list),
-      samples: list.length,
-    })),
-  };
 }
 
 /** Median; for an even count the mean of the two middle values; rounded to whole seconds. */

@@ -6,4 +6,4 @@ export {
 export {
   listPromotions, listReleasesBetween, type ListPromotionsInput, type Promotion, type PromotionRelease, type ReleaseInfo,
 } from "./promotions";
-export { computeDelivery, medianSeconds, type ComputeDeliveryInput, type DeliveryStats, type DeliveryWindow } from "./delivery";
+export { ArrivalIndex, computeDelivery, medianSeconds, type ComputeDeliveryInput, type DeliveryStats, type DeliveryWindow } from "./delivery";
