@@ -23,13 +23,29 @@ export function oldestRun<T extends { version: string | null; tag: string }>(run
   })[0];
 }
 
+/** The whole matrix, and each service's active drift kinds (in any environment) for the `kind` filter. */
+type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>> };
+
+/**
+ * Every query selects from the workspace's whole matrix, computed once per
+ * snapshot and shared: a page of the matrix, a filter, a service's detail page
+ * and its badge read the same result rather than each loading the workspace.
+ */
 export async function getMatrix({ ctx, query }: { ctx: Ctx; query: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
   const workspaceId = workspaceOf(ctx.actor);
-  const key = `${workspaceId}:matrix:${JSON.stringify([query.team, query.environment, query.kind, query.q, query.limit, query.offset])}`;
-  return cachedInsight(ctx, key, () => computeMatrix(ctx, workspaceId, query));
+  const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId));
+  const { team, environment, kind, q, limit, offset = 0 } = query;
+  if (!team && !environment && !kind && !q && limit === undefined && offset === 0) return whole.matrix;
+  let services = whole.matrix.services;
+  if (team) services = services.filter((s) => s.team === team);
+  if (q) services = services.filter((s) => s.name.toLowerCase().includes(q.toLowerCase()));
+  // A service runs (or is declared) in an environment exactly when it has a cell there.
+  if (environment) services = services.filter((s) => s.cells.some((c) => c.environment === environment));
+  if (kind) services = services.filter((s) => whole.kinds.get(s.name)?.has(kind) === true);
+  return { environments: whole.matrix.environments, services: services.slice(offset, limit === undefined ? undefined : offset + limit), total: services.length };
 }
 
-async function computeMatrix(ctx: Ctx, workspaceId: string, query: z.infer<typeof matrixQuerySchema>): Promise<Matrix> {
+async function computeMatrix(ctx: Ctx, workspaceId: string): Promise<WholeMatrix> {
   const [environments, facts, runs, drifts] = await Promise.all([
     ctx.db.environment.findMany({ where: { workspaceId }, orderBy: [{ position: "asc" }, { name: "asc" }], select: { id: true, name: true, position: true, production: true } }),
     loadServiceFacts(ctx.db, workspaceId),
@@ -42,32 +58,23 @@ async function computeMatrix(ctx: Ctx, workspaceId: string, query: z.infer<typeo
     if (list) list.push(r);
     else runsBy.set(r.serviceId, [r]);
   }
+  const nameOf = new Map(facts.map((f) => [f.id, f.name] as const));
   const driftsBy = new Map<string, DriftKind[]>();
+  const kinds = new Map<string, Set<DriftKind>>();
   for (const d of drifts) {
     const key = `${d.serviceId}:${d.environmentId}`;
     driftsBy.set(key, [...(driftsBy.get(key) ?? []), d.kind]);
+    const name = nameOf.get(d.serviceId);
+    if (name === undefined) continue;
+    let serviceKinds = kinds.get(name);
+    if (!serviceKinds) kinds.set(name, (serviceKinds = new Set()));
+    serviceKinds.add(d.kind);
   }
-
-  let selected = facts;
-  if (query.team) selected = selected.filter((s) => s.team === query.team);
-  if (query.q) selected = selected.filter((s) => s.name.toLowerCase().includes(query.q!.toLowerCase()));
-  if (query.environment) {
-    const env = environments.find((e) => e.name === query.environment);
-    selected = env ? selected.filter((s) => (runsBy.get(s.id) ?? []).some((r) => r.environmentId === env.id)) : [];
-  }
-  if (query.kind) {
-    const withKind = new Set(drifts.filter((d) => d.kind === query.kind).map((d) => d.serviceId));
-    selected = selected.filter((s) => withKind.has(s.id));
-  }
-  const total = selected.length;
-  const offset = query.offset ?? 0;
-  selected = selected.slice(offset, query.limit === undefined ? undefined : offset + query.limit);
-
-  const keys = [...new Set(selected.map((s) => s.repository ?? s.runningRepository).filter((k): k is string => !!k))];
+  const keys = [...new Set(facts.map((s) => s.repository ?? s.runningRepository).filter((k): k is string => !!k))];
   const upstream = await loadUpstream(ctx.db, workspaceId, keys);
-  const eol: EolLookup = await loadEolForRuns(ctx, selected);
+  const eol: EolLookup = await loadEolForRuns(ctx, facts);
 
-  const services = selected.map((s) => {
+  const services = facts.map((s) => {
     const repository = s.repository ?? s.runningRepository;
     const up = repository ? upstream.get(repository) : undefined;
     const serviceRuns = (runsBy.get(s.id) ?? []).map((r) => ({ ...r, version: exactVersionOf(r, up?.tags ?? null) }));
@@ -106,5 +113,6 @@ async function computeMatrix(ctx: Ctx, workspaceId: string, query: z.infer<typeo
       cells,
     };
   });
-  return { environments: environments.map((e) => ({ name: e.name, position: e.position, production: e.production })), services, total };
+  const matrix = { environments: environments.map((e) => ({ name: e.name, position: e.position, production: e.production })), services, total: services.length };
+  return { matrix, kinds };
 }
