@@ -43,6 +43,7 @@ async function pgMigrateFactory(url: string): Promise<SqlMigrationAwareDriverAda
     proto.__char18 = true;
   }
   const { PrismaPg } = await import("@prisma/adapter-pg");
+  const { default: pg } = await import("pg");
   const u = new URL(url);
   // Discrete fields, not connectionString: pg lets connectionString override `database` for the shadow pool.
   const config = {
@@ -54,7 +55,11 @@ async function pgMigrateFactory(url: string): Promise<SqlMigrationAwareDriverAda
       const main = await this.connect();
       const database = `prisma_migrate_shadow_db_${randomUUID()}`;
       await main.executeScript(`CREATE DATABASE "${database}"`);
-      const shadow = await new PrismaPg({ ...config, database }).connect();
+      const pool = new pg.Pool({ ...config, database });
+      const shadow = await new PrismaPg(pool, { disposeExternalPool: true }).connect();
+      // adapter-pg's executeScript splits a script at every ";", even inside a function's body ($$ … $$):
+      // migrations are sent whole, as `driftwatch migrate` sends them.
+      shadow.executeScript = async (script: string) => void (await pool.query(script));
       const disposeShadow = shadow.dispose.bind(shadow);
       // Close the shadow pool before dropping its database.
       shadow.dispose = async () => {

@@ -10,6 +10,7 @@ import { deliverDue } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
 import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
+import { pruneInsightWrites } from "@/lib/services/insights/cache";
 import { retentionTick } from "@/lib/services/retention";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { getUpstreamClients } from "./upstream-clients";
@@ -32,6 +33,7 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
     await driftAndNotificationsTick();
     // Hourly at most, whichever process gets there first.
     await retentionTick({ db, config: opts.config, now: deps.now() });
+    await pruneInsightWrites(db);
   };
   // Drift from what the checks just learned, then the outbox: fan out, deliver, and the weekly plan.
   const driftAndNotificationsTick = async () => {

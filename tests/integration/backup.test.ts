@@ -17,6 +17,7 @@ import { loadConfig } from "@/lib/config";
 import { createBackup } from "@/lib/db/backup/create-backup";
 import { BackupWriter, readBackup, type BackupHeader } from "@/lib/db/backup/format";
 import { restoreBackup } from "@/lib/db/backup/restore-backup";
+import { NOT_BACKED_UP } from "@/lib/db/backup/schema";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
@@ -66,8 +67,10 @@ async function snapshot(url: string): Promise<Record<string, string[]>> {
   try {
     await client.query("SET TimeZone = 'UTC'; SET DateStyle = ISO, YMD; SET extra_float_digits = 3");
     const out: Record<string, string[]> = {};
+    // Not the migrations table (below) nor the notes of recent writes, which are the cluster's own (NOT_BACKED_UP).
     const tables = await client.query<{ name: string }>(
-      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1",
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> ALL($1) ORDER BY 1",
+      [NOT_BACKED_UP],
     );
     for (const { name } of tables.rows) {
       const rows = await client.query<{ r: string }>(`SELECT x::text AS r FROM "${name}" x`);

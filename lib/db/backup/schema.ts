@@ -4,6 +4,14 @@ import type pg from "pg";
 
 export const MIGRATIONS_TABLE = "_prisma_migrations";
 
+/**
+ * Not backed up: the migrations table (the header lists the migrations), and the notes of recent
+ * writing transactions that cached insights are checked against (insight_writes). Their transaction
+ * ids belong to the cluster they were taken on, and the migration that creates them sets them up
+ * afresh on restore.
+ */
+export const NOT_BACKED_UP = [MIGRATIONS_TABLE, "insight_writes", "insight_writes_pruned"];
+
 /** The same session settings on both ends, so COPY text round-trips exactly (as pg_dump does). */
 export const COPY_SESSION_SETTINGS = "SET DateStyle = ISO, YMD; SET IntervalStyle = postgres; SET TimeZone = 'UTC'; SET extra_float_digits = 3; SET bytea_output = hex";
 
@@ -13,9 +21,9 @@ export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export async function listTablesInLoadOrder(client: pg.ClientBase): Promise<string[]> {
   const tables = await client.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> $1
+     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> ALL($1)
      ORDER BY c.relname`,
-    [MIGRATIONS_TABLE],
+    [NOT_BACKED_UP],
   );
   const edges = await client.query<{ child: string; parent: string }>(
     `SELECT ch.relname AS child, pa.relname AS parent FROM pg_constraint k

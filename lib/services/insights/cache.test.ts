@@ -1,14 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { cachedBodyOf, cachedInsight, covers, INSIGHTS_CACHE_TTL_MS, jsonResponse, parseSnapshot } from "./cache";
+import { cachedBodyOf, cachedInsight, covers, INSIGHT_WRITES_KEPT_MS, INSIGHTS_CACHE_TTL_MS, jsonResponse, parseSnapshot } from "./cache";
 
 /** A database whose transaction snapshot the test moves, and a clock it sets. */
 function fakeCtx() {
-  const state = { snapshot: "100:100:", now: 1_000_000, failing: false };
+  // `unchanged`: what the check against insight_writes answers; `checks` counts them.
+  const state = { snapshot: "100:100:", now: 1_000_000, failing: false, unchanged: false, checks: 0 };
   const db = {
-    $queryRaw: async () => {
+    $queryRaw: async (sql: TemplateStringsArray) => {
       if (state.failing) throw new Error("recovery is in progress");
+      if (sql.join("?").includes("insight_writes")) {
+        state.checks++;
+        return [{ unchanged: state.unchanged }];
+      }
       return [{ snapshot: state.snapshot }];
     },
   } as unknown as Db;
@@ -64,7 +69,7 @@ describe("cachedInsight", () => {
 
   it("reads which transactions finished: a result covers a request when it sees at least as many", () => {
     const snap = (t: string) => parseSnapshot(t)!;
-    expect(snap("5:9:5,7")).toEqual({ xmax: 9n, running: [5n, 7n] });
+    expect(snap("5:9:5,7")).toEqual({ xmin: 5n, xmax: 9n, running: [5n, 7n], text: "5:9:5,7" });
     expect(parseSnapshot("not a snapshot")).toBeNull();
     expect(covers(snap("10:12:"), snap("10:10:"))).toBe(true);
     expect(covers(snap("10:10:"), snap("10:12:"))).toBe(false);
@@ -111,6 +116,58 @@ describe("cachedInsight", () => {
     expect((await Promise.all(burst)).map((r) => r.n)).toEqual(Array(20).fill(2));
     expect(calls).toBe(2);
     expect(await cachedInsight({ ...ctx, snapshot: "30:30:" }, key, compute)).toEqual({ n: 2 });
+  });
+
+  it("answers a result across transactions that wrote nothing insights show: one check per snapshot, then relabelled", async () => {
+    const { ctx, state } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    await cachedInsight(ctx, key, c.compute);
+    state.snapshot = "100:103:";
+    state.unchanged = true;
+    const burst = await Promise.all([1, 2, 3].map(() => cachedInsight(ctx, key, c.compute)));
+    expect(burst.map((r) => r.n)).toEqual([1, 1, 1]);
+    expect(state.checks).toBe(1);
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 1 });
+    expect(state.checks).toBe(1); // the result now carries the newer snapshot
+    expect(c.calls()).toBe(1);
+  });
+
+  it("lets a burst that read a newer snapshot share the running computation after one check, when nothing noted finished", async () => {
+    const { ctx, state } = fakeCtx();
+    const key = randomUUID();
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const compute = async () => {
+      const n = ++calls;
+      if (n === 1) await gate;
+      return { n };
+    };
+    const first = cachedInsight(ctx, key, compute);
+    await settle();
+    state.unchanged = true;
+    const burst = Array.from({ length: 5 }, () => cachedInsight({ ...ctx, snapshot: "100:104:" }, key, compute));
+    await settle();
+    release();
+    expect((await Promise.all([first, ...burst])).map((r) => r.n)).toEqual(Array(6).fill(1));
+    expect(calls).toBe(1);
+    expect(state.checks).toBe(1);
+  });
+
+  it("recomputes when a noted write finished in between, and does not check a result older than the noted writes reach", async () => {
+    const { ctx, state } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    await cachedInsight(ctx, key, c.compute);
+    state.snapshot = "100:101:";
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 2 });
+    state.unchanged = true;
+    state.now += INSIGHT_WRITES_KEPT_MS / 2 + 1;
+    state.snapshot = "100:102:";
+    const checks = state.checks;
+    expect(await cachedInsight(ctx, key, c.compute)).toEqual({ n: 3 });
+    expect(state.checks).toBe(checks);
   });
 
   it("keeps no failure, and computes every time where the position cannot be read", async () => {

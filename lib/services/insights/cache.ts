@@ -9,6 +9,12 @@
 // time: requests a running computation does not cover wait for it and share
 // one follow-up, so a burst of writes under load never starts a computation
 // per request.
+//
+// Most transactions change nothing an insight shows: a token's "last used",
+// the audit log, notifications, another server's leases. Triggers note the
+// transactions that do (insight_writes). A request the result's snapshot does
+// not cover asks the database whether any noted transaction finished between
+// the two snapshots; if none did, the result is answered (and relabelled).
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import type { Ctx } from "../context";
@@ -17,11 +23,18 @@ export const INSIGHTS_CACHE_TTL_MS = 30_000;
 // Whole-workspace results can be megabytes: keep few.
 const MAX_ENTRIES = 64;
 
-/** A transaction snapshot: every transaction id below `xmax` has finished, except those in `running`. */
-export type Snapshot = { xmax: bigint; running: bigint[] };
+/**
+ * A transaction snapshot: every transaction id below `xmax` has finished, except those in `running`;
+ * every one below `xmin` had. `text` is its `pg_snapshot` spelling.
+ */
+export type Snapshot = { xmin: bigint; xmax: bigint; running: bigint[]; text: string };
 
-type Entry = { label: Snapshot; at: number; value: Promise<unknown>; refreshing: boolean };
-type Running = { label: Promise<Snapshot | null>; value: Promise<unknown> };
+/** `insight_writes` rows are pruned after this long; results older than half of it are not checked against them. */
+export const INSIGHT_WRITES_KEPT_MS = 10 * 60_000;
+
+type Check = { mine: string; unchanged: Promise<boolean> };
+type Entry = { label: Snapshot; at: number; value: Promise<unknown>; refreshing: boolean; check: Check | null };
+type Running = { label: Promise<Snapshot | null>; value: Promise<unknown>; check: Check | null };
 
 const g = globalThis as unknown as {
   __driftwatchInsightsCache?: { entries: Map<string, Entry>; running: Map<string, Running> };
@@ -36,7 +49,7 @@ let hasWarned = false;
 export function parseSnapshot(text: string): Snapshot | null {
   const m = /^(\d+):(\d+):([\d,]*)$/.exec(text.trim());
   if (!m) return null;
-  return { xmax: BigInt(m[2]!), running: m[3] ? m[3].split(",").map((x) => BigInt(x)) : [] };
+  return { xmin: BigInt(m[1]!), xmax: BigInt(m[2]!), running: m[3] ? m[3].split(",").map((x) => BigInt(x)) : [], text: m[0] };
 }
 
 /** True when every transaction finished as of `older` has finished as of `newer` too. */
@@ -73,7 +86,7 @@ export async function cachedInsight<T>(
   if (mine === null) return compute();
   for (;;) {
     const hit = entries.get(key);
-    if (hit !== undefined && covers(hit.label, mine)) {
+    if (hit !== undefined && (covers(hit.label, mine) || (await unchangedFor(ctx, key, hit, mine)))) {
       if (ctx.now().getTime() - hit.at >= ttlMs && !hit.refreshing && !running.has(key)) {
         hit.refreshing = true;
         void start(ctx, key, compute).catch(() => (hit.refreshing = false));
@@ -84,9 +97,57 @@ export async function cachedInsight<T>(
     if (current === undefined) return start(ctx, key, compute);
     // A computation that read its snapshot after this request did sees everything this request must.
     const label = await current.label.catch(() => null);
-    if (label !== null && covers(label, mine)) return current.value as Promise<T>;
+    if (label !== null && (covers(label, mine) || (await checkOnce(ctx.db, current, label, mine)))) return current.value as Promise<T>;
     await current.value.catch(() => undefined);
   }
+}
+
+/**
+ * True when no transaction that wrote what insights show finished between the
+ * result's snapshot and `mine`: the result is then what a computation as of
+ * `mine` would give. One query, shared by the requests that read the same
+ * snapshot. A result too old for the noted writes to reach back to is not checked.
+ */
+async function unchangedFor(ctx: Pick<Ctx, "db" | "now">, key: string, entry: Entry, mine: Snapshot): Promise<boolean> {
+  if (ctx.now().getTime() - entry.at > INSIGHT_WRITES_KEPT_MS / 2) return false;
+  if (!(await checkOnce(ctx.db, entry, entry.label, mine))) return false;
+  // Later requests with this snapshot (or one it covers) need no query.
+  if (covers(mine, entry.label) && entries.get(key) === entry) entry.label = mine;
+  return true;
+}
+
+/** noInsightWritesBetween, asked once for the requests that read the same snapshot (a stored result's or a running computation's). */
+function checkOnce(db: Db, holder: { check: Check | null }, label: Snapshot, mine: Snapshot): Promise<boolean> {
+  if (holder.check?.mine !== mine.text) holder.check = { mine: mine.text, unchanged: noInsightWritesBetween(db, label, mine) };
+  return holder.check.unchanged;
+}
+
+async function noInsightWritesBetween(db: Db, label: Snapshot, mine: Snapshot): Promise<boolean> {
+  try {
+    const [row] = await db.$queryRaw<{ unchanged: boolean | null }[]>`
+      SELECT (SELECT p.through_xid < ${label.xmin} FROM insight_writes_pruned p) AND NOT EXISTS (
+        SELECT 1 FROM insight_writes w
+        WHERE w.xid >= ${label.xmin}
+          AND pg_visible_in_snapshot(w.xid::text::xid8, ${mine.text}::pg_snapshot)
+          AND NOT pg_visible_in_snapshot(w.xid::text::xid8, ${label.text}::pg_snapshot)
+      ) AS unchanged`;
+    return row?.unchanged === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Drops noted writes older than INSIGHT_WRITES_KEPT_MS, and records how far it dropped (the scheduler, each minute). */
+export async function pruneInsightWrites(db: Db): Promise<number> {
+  const [row] = await db.$queryRaw<{ pruned: bigint | number }[]>`
+    WITH old AS (
+      DELETE FROM insight_writes WHERE at < now() - make_interval(secs => ${INSIGHT_WRITES_KEPT_MS / 1000}) RETURNING xid
+    ), bumped AS (
+      UPDATE insight_writes_pruned SET through_xid = greatest(through_xid, (SELECT max(xid) FROM old))
+      WHERE EXISTS (SELECT 1 FROM old) RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM old) AS pruned`;
+  return Number(row?.pruned ?? 0);
 }
 
 /**
@@ -97,12 +158,12 @@ async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () =
   const at = ctx.now().getTime();
   const label = currentSnapshot(ctx.db);
   const value = label.then(() => compute());
-  const run: Running = { label, value };
+  const run: Running = { label, value, check: null };
   running.set(key, run);
   try {
     const result = await value;
     const snapshot = await label;
-    if (snapshot !== null) store(key, { label: snapshot, at, value, refreshing: false });
+    if (snapshot !== null) store(key, { label: snapshot, at, value, refreshing: false, check: null });
     return result;
   } finally {
     if (running.get(key) === run) running.delete(key);
