@@ -10,12 +10,23 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   { path: "/api/mcp", methods: ["POST"] },
 ];
 
-function compile(template: string): RegExp {
+/**
+ * An operation's path template as a pattern: `{name}` matches one segment (captured, in the order of
+ * `names`), `{rest*}` the rest of the path. `trailingSlash` also accepts one trailing slash.
+ */
+export function compilePathTemplate(template: string, opts: { trailingSlash?: boolean } = {}): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
   const body = template
     .split("/")
-    .map((seg) => (seg === "{rest*}" ? ".*" : /^\{\w+\}$/.test(seg) ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((seg) => {
+      if (seg === "{rest*}") return ".*";
+      const name = /^\{(\w+)\}$/.exec(seg)?.[1];
+      if (!name) return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(name);
+      return "([^/]+)";
+    })
     .join("/");
-  return new RegExp(`^${body}/?$`);
+  return { pattern: new RegExp(`^${body}${opts.trailingSlash ? "/?" : ""}$`), names };
 }
 
 let table: Entry[] | undefined;
@@ -28,7 +39,7 @@ function routeTable(): Entry[] {
     byPath.get(op.path)!.add(op.method);
   }
   for (const r of EXTRA_ROUTES) byPath.set(r.path, new Set(r.methods));
-  table = [...byPath].map(([path, methods]) => ({ pattern: compile(path), methods }));
+  table = [...byPath].map(([path, methods]) => ({ pattern: compilePathTemplate(path, { trailingSlash: true }).pattern, methods }));
   return table;
 }
 

@@ -18,6 +18,7 @@ import compressible from "compressible";
 import Negotiator from "negotiator";
 import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
+import { compilePathTemplate } from "@/lib/api/route-table";
 import { problemBody } from "@/lib/http/problem";
 import { FIXED_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { cachedBodyOf } from "@/lib/services/insights/cache";
@@ -48,17 +49,7 @@ function routeTable(): Route[] {
   for (const op of Object.values(ops) as Operation[]) {
     let route = byPath.get(op.path);
     if (!route) {
-      const names: string[] = [];
-      const source = op.path
-        .split("/")
-        .map((seg) => {
-          const name = /^\{(\w+)\}$/.exec(seg)?.[1];
-          if (!name) return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-          names.push(name);
-          return "([^/]+)";
-        })
-        .join("/");
-      route = { pattern: new RegExp(`^${source}$`), names, file: routeFileOf(op.path), methods: new Set() };
+      route = { ...compilePathTemplate(op.path), file: routeFileOf(op.path), methods: new Set() };
       byPath.set(op.path, route);
     }
     route.methods.add(op.method);
@@ -99,13 +90,6 @@ function loadRoute(file: string): Promise<RouteModule> {
 /** Loads every operation's route module ahead of the first request (compiling them takes a second or two). */
 export async function preloadApiRoutes(): Promise<void> {
   await Promise.all(routeTable().map((r) => loadRoute(r.file)));
-}
-
-/** True for what this module answers: a bearer credential on an exact operation path. */
-export function answersDirectly(req: http.IncomingMessage): boolean {
-  if (!req.headers.authorization) return false;
-  const pathname = (req.url ?? "/").split("?")[0]!;
-  return pathname.startsWith("/api/v1/") && matchDirectRoute(pathname, req.method ?? "GET") !== null;
 }
 
 function webRequest(req: http.IncomingMessage, method: string): Request {
@@ -197,7 +181,7 @@ async function compressed(body: Uint8Array, cached: boolean): Promise<Buffer> {
 
 /**
  * Answers the request with its route handler; false when this module does not
- * answer it (see answersDirectly), so Next.js should.
+ * answer it (no bearer credential, or not exactly an operation's path), so Next.js should.
  */
 export async function dispatchApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   if (!req.headers.authorization || DISABLED) return false;

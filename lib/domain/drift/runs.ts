@@ -24,32 +24,27 @@ export type VersionComparator = (a: string, b: string) => number | null;
 
 /** compareTags with a per-evaluation cache: the same few versions are compared many times. */
 export function createVersionComparator(): VersionComparator {
-  const cache = new Map<string, Map<string, number | null>>();
-  return (a, b) => {
-    if (a === b) return 0;
-    let row = cache.get(a);
-    if (row === undefined) cache.set(a, (row = new Map()));
-    let hit = row.get(b);
-    if (hit === undefined) {
-      hit = compareTags(a, b);
-      row.set(b, hit);
-    }
-    return hit;
-  };
+  const compare = memoizePair(compareTags);
+  return (a, b) => (a === b ? 0 : compare(a, b));
 }
 
 export type JumpFinder = (from: string, to: string) => Jump | null;
 
 /** jumpBetween with a per-evaluation cache, as createVersionComparator. */
 export function createJumpFinder(): JumpFinder {
-  const cache = new Map<string, Map<string, Jump | null>>();
-  return (from, to) => {
-    let row = cache.get(from);
-    if (row === undefined) cache.set(from, (row = new Map()));
-    let hit = row.get(to);
+  return memoizePair(jumpBetween);
+}
+
+/** `fn` with its results kept per pair of arguments, for one evaluation's lifetime (`fn` never returns undefined). */
+function memoizePair<R extends NonNullable<unknown> | null>(fn: (a: string, b: string) => R): (a: string, b: string) => R {
+  const cache = new Map<string, Map<string, R>>();
+  return (a, b) => {
+    let row = cache.get(a);
+    if (row === undefined) cache.set(a, (row = new Map()));
+    let hit = row.get(b);
     if (hit === undefined) {
-      hit = jumpBetween(from, to);
-      row.set(to, hit);
+      hit = fn(a, b);
+      row.set(b, hit);
     }
     return hit;
   };
