@@ -51,16 +51,8 @@ export function splitImage(image: string): { repository: string; tag: string } {
 }
 const splitCache = new Map<string, Readonly<{ repository: string; tag: string }>>();
 
-const CANONICAL_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/;
-
-/** `since` as `Date#toISOString` writes it (UTC, milliseconds); what agents send already is returned as it is. */
+/** `since` as `Date#toISOString` writes it (UTC, milliseconds), so one instant has one spelling in fingerprints and rows. */
 export function isoInstant(value: string): string {
-  const m = CANONICAL_INSTANT.exec(value);
-  if (m) {
-    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
-    const days = mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
-    if (mo >= 1 && mo <= 12 && d >= 1 && d <= days && h <= 23 && mi <= 59 && s <= 59) return value;
-  }
   return new Date(value).toISOString();
 }
 

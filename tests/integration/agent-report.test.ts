@@ -1,7 +1,7 @@
 // Report intake: history from the runtime's own clock, idempotence, stale
 // reports, bad bodies, and what the matrix and history then show.
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, makeWorkspace, type TestWorkspace } from "../support/api";
+import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 
 const D = (n: number) => `sha256:${String(n).repeat(64).slice(0, 64)}`;
 let ws: TestWorkspace;
@@ -86,6 +86,17 @@ describe("POST /api/v1/agent/report", () => {
     expect(row.cells).toHaveLength(1);
     expect(row.cells[0]).toMatchObject({ environment: "staging", tag: "1.26.0", version: "1.26.0", declared: false });
     expect(row.cells[0].targets.map((t: { name: string; digest: string }) => [t.name, t.digest]).sort()).toEqual([["docker@host-1", D(2)], ["docker@host-2", D(4)]]);
+  });
+
+  it("removes a deleted workspace's history with its targets, services and environments", async () => {
+    const gone = await makeWorkspace("report-deleted");
+    const res = await api(gone.agentKey).post("/api/v1/agent/report", report("2026-11-22T10:00:00Z", [web("nginx:1.26.0", D(4), "2026-11-20T00:00:00Z"), db]));
+    expect(res.body).toMatchObject({ changed: true, opened: 2 });
+    await api(gone.viewer).get("/api/v1/drifts"); // a read waits for the evaluation the report asked for
+    expect(await testDb().run.count({ where: { workspaceId: gone.id } })).toBe(2);
+
+    await testDb().workspace.delete({ where: { id: gone.id } });
+    expect(await testDb().run.count({ where: { workspaceId: gone.id } })).toBe(0);
   });
 
   it("keeps workspaces apart: another workspace sees none of it", async () => {

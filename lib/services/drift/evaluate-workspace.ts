@@ -13,6 +13,7 @@ import {
 import { detectEnvDrift } from "@/lib/domain/drift/detect-env";
 import type { EffectivePolicy } from "@/lib/domain/policy";
 import { log } from "@/lib/log";
+import { createEvaluationQueue, type EvaluationQueue, type QueueTiming } from "./evaluation-queue";
 import { loadClosedHistory, loadDriftInputs, type DriftInputs } from "./load-inputs";
 import { persistPlan, type PlanNames } from "./persist-plan";
 
@@ -37,97 +38,62 @@ const emptyResult = (workspaceId: string, skipped = false): EvaluationResult => 
   workspaceId, skipped, differences: 0, opened: 0, announced: 0, updated: 0, resolved: 0, liftedAcks: 0, events: 0, silencedEvents: 0,
 });
 
-/** Per workspace in this process: the evaluation running (since `startedAt`), and at most one queued behind it. */
-type Slot = { running: Promise<EvaluationResult>; startedAt: number; queued: Promise<EvaluationResult> | null };
-
 /**
- * A queued evaluation starts no sooner than this after the one before it began:
- * under a stream of reports a workspace is evaluated about once a second
- * rather than back to back, which leaves the CPU to intake. A lone report's
- * evaluation starts at once.
+ * A report's evaluation waits for a pause in the workspace's reports (or 2 s at
+ * most), and for 3 times the previous evaluation's duration after it: under a
+ * stream of reports a workspace is evaluated a few times rather than back to
+ * back, which leaves the CPU to intake. Anyone who awaits an evaluation starts it.
  */
-export const QUEUED_EVALUATION_SPACING_MS = 1_000;
+export const REPORT_EVALUATION_TIMING: QueueTiming = { quietMs: 200, maxDelayMs: 2_000, restFactor: 3 };
+
+/** The scheduler's tick only tries the workspace's lock, and skips it when another process holds it. */
+type QueuedDeps = EvaluateDeps & { tryLock?: boolean };
+
 // On globalThis: Next bundles route handlers separately, and they share one process and one pool.
-const state = ((globalThis as unknown as { __driftwatchDriftEval?: { slots: Map<string, Slot>; turn: Promise<unknown> } }).__driftwatchDriftEval ??= {
-  slots: new Map(),
-  turn: Promise.resolve(),
-});
-const slots = state.slots;
-const ignore = () => undefined;
+const queue = ((globalThis as unknown as { __driftwatchDriftQueue?: EvaluationQueue<QueuedDeps, EvaluationResult> }).__driftwatchDriftQueue ??=
+  createEvaluationQueue<QueuedDeps, EvaluationResult>((workspaceId, deps) => evaluateLocked(deps, workspaceId), REPORT_EVALUATION_TIMING));
 
 /**
  * Evaluates a workspace's drift. `wait: false` (the scheduler) skips a
- * workspace that is being evaluated already. Otherwise a caller waits; a
- * burst of callers (reports from many targets) shares one queued evaluation,
- * which starts after the running one and so sees everything they wrote.
+ * workspace whose evaluation is running or pending in this process, and one
+ * another process holds. Otherwise the caller waits, joining the pending
+ * evaluation, which starts after the running one and so sees everything written before.
  */
 export async function evaluateWorkspaceDrift(
   deps: EvaluateDeps,
   workspaceId: string,
   opts: { wait?: boolean } = {},
 ): Promise<EvaluationResult> {
-  const slot = slots.get(workspaceId);
-  if (slot === undefined) {
-    const created: Slot = { running: Promise.resolve(emptyResult(workspaceId)), startedAt: 0, queued: null };
-    slots.set(workspaceId, created);
-    return launch(created, deps, workspaceId, opts);
-  }
-  if (opts.wait === false) return emptyResult(workspaceId, true);
-  slot.queued ??= slot.running.then(ignore, ignore).then(async () => {
-    const wait = slot.startedAt + QUEUED_EVALUATION_SPACING_MS - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    slot.queued = null;
-    return launch(slot, deps, workspaceId, opts);
-  });
-  return slot.queued;
+  if (opts.wait === false) return (await queue.ifIdle(workspaceId, { ...deps, tryLock: true })) ?? emptyResult(workspaceId, true);
+  return queue.now(workspaceId, deps);
 }
 
 /**
- * Starts an evaluation, or joins the one queued, without waiting for it: report
- * intake answers 202 as soon as history is stored, and a burst of reports shares
- * one evaluation. A failure is logged; the scheduler's tick evaluates every
- * workspace each minute, so a lost request is made good there.
+ * Asks for an evaluation without waiting for it: report intake answers 202 as
+ * soon as history is stored, and a burst of reports shares one evaluation. A
+ * failure is logged; the scheduler's tick evaluates every workspace each
+ * minute, so a lost request is made good there.
  */
 export function requestWorkspaceDrift(deps: EvaluateDeps, workspaceId: string): void {
-  evaluateWorkspaceDrift(deps, workspaceId).catch((err: unknown) => log.warn(`drift evaluation after a report failed: ${String(err)}`));
+  queue.request(workspaceId, deps).catch((err: unknown) => log.warn(`drift evaluation after a report failed: ${String(err)}`));
 }
 
 /**
- * Read-your-writes in this process: a read that follows a report waits for the
- * evaluation that report requested (at most `maxMs`), so what it shows includes
- * the report's drift. Costs a map lookup when nothing is pending. True when it waited.
+ * Read-your-writes in this process: a read that follows a report starts the
+ * evaluation that report asked for and waits for it (at most `maxMs`), so what
+ * it shows includes the report's drift. Costs a map lookup when nothing is pending. True when it waited.
  */
 export async function driftSettled(workspaceId: string, maxMs = 10_000): Promise<boolean> {
-  const slot = slots.get(workspaceId);
-  if (slot === undefined) return false;
-  const pending = slot.queued ?? slot.running;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([pending.then(ignore, ignore), new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs).unref()))]);
-  clearTimeout(timer);
-  return true;
+  return queue.settled(workspaceId, maxMs);
 }
 
-// One evaluation at a time in this process: each holds a transaction's connection
-// while its reads run in parallel on others, so the pool can never be drained by
-// evaluations waiting for their own reads.
-function launch(slot: Slot, deps: EvaluateDeps, workspaceId: string, opts: { wait?: boolean }): Promise<EvaluationResult> {
-  const run = state.turn.then(ignore, ignore).then(() => evaluateLocked(deps, workspaceId, opts));
-  state.turn = run;
-  slot.running = run;
-  slot.startedAt = Date.now();
-  void run.then(ignore, ignore).then(() => {
-    if (slot.running === run && slot.queued === null) slots.delete(workspaceId);
-  });
-  return run;
-}
-
-async function evaluateLocked(deps: EvaluateDeps, workspaceId: string, opts: { wait?: boolean }): Promise<EvaluationResult> {
+async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<EvaluationResult> {
   const { now } = deps;
   const empty = emptyResult(workspaceId);
   return deps.db.$transaction(
     async (tx) => {
       const lockKey = `drift:${workspaceId}`;
-      if (opts.wait === false) {
+      if (deps.tryLock) {
         const [row] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) AS ok`;
         if (!row?.ok) return emptyResult(workspaceId, true);
       } else {

@@ -147,7 +147,10 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  *   and image (repository, digest, tag): the digest is resolved once per group rather
  *   than once per row (loadCurrentRuns' join), and the group's fields are sent once.
  *   A row names its environment and target by their place in the lists sent beside it
- *   (a run's environment and target are its workspace's).
+ *   (a run's environment and target are its workspace's). The target's place is looked up
+ *   in a JSON object, not joined: until statistics see a new workspace's rows the planner
+ *   expects one and compares every row with every target (1.5 s for 20,000 rows on 400
+ *   targets, against 60 ms).
  * The JSON is built by hand where json_build_array per row cost more than the scan:
  * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
  * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
@@ -155,7 +158,8 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
 async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocument> {
   const [row] = await db.$queryRaw<WorkspaceDocument[]>`
     WITH e AS (SELECT id, name, position, production, row_number() OVER (ORDER BY position, name) - 1 AS n FROM environments WHERE workspace_id = ${workspaceId}::uuid),
-         t AS (SELECT id, name, row_number() OVER (ORDER BY id) - 1 AS n FROM targets WHERE workspace_id = ${workspaceId}::uuid)
+         t AS (SELECT id, name, row_number() OVER (ORDER BY id) - 1 AS n FROM targets WHERE workspace_id = ${workspaceId}::uuid),
+         tn AS (SELECT jsonb_object_agg(id::text, n) AS place FROM t)
     SELECT '[' || coalesce(string_agg('["' || r.service_id::text || '",' || coalesce(to_json(res.tag)::text, 'null') || ',' || coalesce(to_json(r.digest)::text, 'null') || ','
              || to_json(r.tag)::text || ',' || coalesce(to_json(r.version)::text, 'null') || ',' || to_json(r.repository)::text || ',' || r.is_main::int::text
              || ',[' || r.runs || ']]', ','), '') || ']' AS runs,
@@ -165,10 +169,9 @@ async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocu
               FROM services s WHERE s.workspace_id = ${workspaceId}::uuid) AS services
     FROM (
       SELECT r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main,
-             string_agg(concat_ws(',', r.id, e.n, t.n, r.declared::int, round(date_part('epoch', r."from") * 1000)::bigint), ',') AS runs
+             string_agg(concat_ws(',', r.id, e.n, (SELECT place FROM tn) ->> r.target_id::text, r.declared::int, round(date_part('epoch', r."from") * 1000)::bigint), ',') AS runs
       FROM runs r
       JOIN e ON e.id = r.environment_id
-      JOIN t ON t.id = r.target_id
       WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared)
       GROUP BY r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main
     ) r

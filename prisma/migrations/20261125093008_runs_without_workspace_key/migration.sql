@@ -1,0 +1,2 @@
+-- DropForeignKey
+ALTER TABLE "runs" DROP CONSTRAINT "runs_workspace_id_fkey";
