@@ -29,8 +29,6 @@ export type Fleet = {
   /** A fresh workspace with an agent key and member token. */
   workspace: (name: string) => Promise<{ id: string; name: string; agentKey: string; token: string; ctx: Ctx }>;
   serverRss: () => number | null;
-  /** Samples the server's VmRSS every `everyMs` until the returned stop() gives the peak and median (MB). */
-  sampleRss: (everyMs?: number) => () => { peakMb: number; medianMb: number; samples: number };
   stop: () => Promise<void>;
 };
 
@@ -82,21 +80,6 @@ export async function startFleet(log: (line: string) => void, opts: { registry?:
     registry,
     server,
     serverRss: () => rssOf(server.pid),
-    sampleRss: (everyMs = 200) => {
-      const samples: number[] = [];
-      const take = () => {
-        const mb = rssOf(server.pid);
-        if (mb !== null) samples.push(mb);
-      };
-      take();
-      const timer = setInterval(take, everyMs);
-      return () => {
-        clearInterval(timer);
-        take();
-        const sorted = [...samples].sort((a, b) => a - b);
-        return { peakMb: sorted.at(-1) ?? Number.NaN, medianMb: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, samples: samples.length };
-      };
-    },
     workspace: async (name) => {
       const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@bench.test`, password: "bench-password" });
       const ctx: Ctx = { db, config, now: () => new Date(), actor: { kind: "system", workspaceId } };
