@@ -35,6 +35,8 @@ import { recordAgentReport } from "@/lib/services/record-agent-report";
 import { pruneHistory } from "@/lib/services/retention";
 import { getServiceDetail } from "@/lib/services/service-detail";
 import { leaseDueRepositories } from "@/lib/services/upstream/run-check-tick";
+import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
+import type { UpstreamClients } from "@/lib/server/upstream-clients";
 
 /**
  * Services in the big workspace (4 environments × 3 targets, 90 days of history). The plans were checked at
@@ -221,6 +223,10 @@ describe("query plans on a seeded fleet", () => {
       }),
     );
     await record("scheduler: lease checks", () => leaseDueRepositories(db, now, 200));
+    // A check's release sources: the services that follow the repository, from its open rows only. No forge is
+    // asked here (a forge found would fail, which the sync records and goes on from).
+    const noForge = { forges: { listReleases: () => Promise.reject(new Error("no forge in the plan test")) } } as unknown as UpstreamClients;
+    await record("check: release sources", () => syncReleasesFor({ db, config, clients: noForge, now: () => now }, repository, null));
     await record("scheduler: route events", () => routeEvents({ db, now }));
     await record("scheduler: lease deliveries", () => leaseDueDeliveries({ db, config }, now));
     // Retention as the hourly tick runs it in a steady state: the cutoff a day into the seeded history, so that it

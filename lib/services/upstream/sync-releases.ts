@@ -5,7 +5,6 @@
 // configured GitLab; anything else was refused when the policy was saved and
 // is refused again by the forge clients before any request.
 import type { Prisma } from "@/lib/db/client";
-import { loadServiceFacts } from "@/lib/db/queries/services";
 import { forgeFromSourceLabel } from "@/lib/domain/forge-hosts";
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "../catalog-lookup";
@@ -26,20 +25,21 @@ export function releaseSourceOf(repositoryKey: string, policy: Policy | null, so
   return null;
 }
 
-/** Forge repositories of every service (any workspace) that tracks this upstream repository. */
+/**
+ * Forge repositories of every service (any workspace) that tracks this upstream repository: its own
+ * repository setting, else what its main containers run now. Only the services' policies matter, so one
+ * statement over the repository's open history rows, whatever the fleet's size or history's length.
+ */
 async function forgeRefsFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null): Promise<ForgeRef[]> {
-  const rows = await deps.db.$queryRaw<{ workspace_id: string; name: string }[]>`
-    SELECT DISTINCT s.workspace_id::text, s.name FROM services s
-    WHERE s.repository = ${repositoryKey}
-       OR (s.repository IS NULL AND EXISTS (SELECT 1 FROM runs r WHERE r.service_id = s.id AND r.repository = ${repositoryKey} AND r."to" IS NULL AND r.is_main))`;
-  const byWorkspace = new Map<string, string[]>();
-  for (const r of rows) byWorkspace.set(r.workspace_id, [...(byWorkspace.get(r.workspace_id) ?? []), r.name]);
+  const rows = await deps.db.$queryRaw<{ policy: Prisma.JsonValue }[]>`
+    SELECT s.policy FROM services s WHERE s.repository = ${repositoryKey}
+    UNION
+    SELECT s.policy FROM services s
+    WHERE s.id IN (SELECT r.service_id FROM runs r WHERE r.repository = ${repositoryKey} AND r."to" IS NULL AND r.is_main) AND s.repository IS NULL`;
   const refs = new Map<string, ForgeRef>();
-  for (const [workspaceId, names] of byWorkspace) {
-    for (const facts of await loadServiceFacts(deps.db, workspaceId, names)) {
-      const ref = releaseSourceOf(repositoryKey, (facts.policy ?? null) as Policy | null, sourceLabel, deps.config.gitlabUrl);
-      if (ref) refs.set(`${ref.kind}:${ref.repository}`, ref);
-    }
+  for (const { policy } of rows) {
+    const ref = releaseSourceOf(repositoryKey, (policy ?? null) as Policy | null, sourceLabel, deps.config.gitlabUrl);
+    if (ref) refs.set(`${ref.kind}:${ref.repository}`, ref);
   }
   return [...refs.values()];
 }
