@@ -12,6 +12,7 @@ import { effectivePolicy, type EffectivePolicy, type Policy } from "@/lib/domain
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { catalogFor } from "../catalog-lookup";
 import { loadEolProducts, loadPurls } from "../eol-status";
+import { largeRead } from "@/lib/db/large-read";
 import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
 export type DriftInputs = {
@@ -156,7 +157,7 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
  */
 async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocument> {
-  const [row] = await db.$queryRaw<WorkspaceDocument[]>`
+  const [row] = await largeRead<WorkspaceDocument>(db, Prisma.sql`
     WITH e AS (SELECT id, name, position, production, row_number() OVER (ORDER BY position, name) - 1 AS n FROM environments WHERE workspace_id = ${workspaceId}::uuid),
          t AS (SELECT id, name, row_number() OVER (ORDER BY id) - 1 AS n FROM targets WHERE workspace_id = ${workspaceId}::uuid),
          tn AS (SELECT jsonb_object_agg(id::text, n) AS place FROM t)
@@ -175,7 +176,7 @@ async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocu
       WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared)
       GROUP BY r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main
     ) r
-    ${RESOLVED_TAG_JOIN}`;
+    ${RESOLVED_TAG_JOIN}`);
   return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]" };
 }
 
@@ -298,7 +299,7 @@ export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string
     ? Prisma.sql`SELECT s.repository FROM services s WHERE s.workspace_id = ${workspaceId}::uuid AND s.repository IS NOT NULL
         UNION SELECT r.repository FROM runs r WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared)`
     : Prisma.sql`SELECT unnest(${keys}::text[])`;
-  const [row] = await db.$queryRaw<{ j: string }[]>`
+  const [row] = await largeRead<{ j: string }>(db, Prisma.sql`
     WITH chosen AS (
       SELECT DISTINCT ON (u.key) u.key, u.id, u.checked_by, u.checked_at, u.last_error, u.source_label FROM upstream_repositories u
       WHERE u.key IN (${wanted}) AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = ${workspaceId}::uuid)
@@ -306,7 +307,7 @@ export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string
     SELECT coalesce(json_object_agg(c.key, json_build_array(
              coalesce((SELECT json_object_agg(t.name, round(date_part('epoch', t.first_seen_at) * 1000)::bigint) FROM upstream_tags t WHERE t.repository_id = c.id), '{}'::json),
              c.checked_by, (extract(epoch from c.checked_at) * 1000)::bigint, c.last_error, c.source_label)), '{}')::text AS j
-    FROM chosen c`;
+    FROM chosen c`);
   const out = new Map<string, UpstreamTags>();
   // Repositories released in step (one version across many images) list the same tags:
   // they share one array, so what detection works out per tag list is worked out once.
