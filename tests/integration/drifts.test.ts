@@ -80,8 +80,10 @@ describe("env drift across two environments", () => {
     const resolved = await drifts(ws, "?kind=env&state=resolved");
     expect(resolved).toHaveLength(1);
     expect(resolved[0]).toMatchObject({ state: "resolved", resolved_at: expect.any(String), announced_at: expect.any(String) });
-    const types = (await eventsOf(ws)).map((e) => e.dedupeKey);
-    expect(types).toEqual([`drift_detected:${resolved[0]!.id}`, `drift_resolved:${resolved[0]!.id}`]);
+    const events = await eventsOf(ws);
+    expect(events.map((e) => e.dedupeKey)).toEqual([`drift_detected:${resolved[0]!.id}`, `drift_resolved:${resolved[0]!.id}`]);
+    // The event carries the record's own end, to the millisecond.
+    expect(Date.parse((events[1]!.payload as { resolved_at: string }).resolved_at)).toBe(Date.parse(resolved[0]!.resolved_at!));
   });
 });
 

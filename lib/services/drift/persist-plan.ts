@@ -31,6 +31,8 @@ type Lookup = {
   records: ReadonlyMap<string, DriftRecord>;
   opened: ReadonlyMap<string, LifecyclePlan["toOpen"][number]>;
   openedIds: ReadonlyMap<string, string>;
+  /** When each resolved record ends, by id (a lookup per event, not a search: thousands may resolve at once). */
+  resolvedAt: ReadonlyMap<string, Date>;
 };
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -88,6 +90,7 @@ export async function persistPlan(tx: Tx, input: PersistInput): Promise<{ events
     records: new Map(input.records.map((r) => [r.id, r] as const)),
     opened: new Map(plan.toOpen.map((o) => [driftKeyOf(o), o] as const)),
     openedIds,
+    resolvedAt: new Map(plan.toResolve.map((r) => [r.id, r.resolvedAt] as const)),
   };
   const events = plan.events.map((e) => eventRow(e, input, lookup)).filter((e) => e !== null);
   if (events.length === 0) return { events: 0, silencedEvents: 0 };
@@ -129,7 +132,7 @@ function eventRow(event: DriftEvent, input: PersistInput, lookup: Lookup): Event
     drift: {
       service: service.name, team: service.team, environment, kind: event.kind, state,
       running: event.running, expected: event.expected, openedAt: event.openedAt, announcedAt,
-      resolvedAt: isDetected ? null : (input.plan.toResolve.find((r) => r.id === driftId)?.resolvedAt ?? now),
+      resolvedAt: isDetected ? null : (lookup.resolvedAt.get(driftId) ?? now),
     },
   });
   return {
