@@ -27,6 +27,19 @@ function counter() {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** A computation whose first call waits for `release()`; later calls answer at once. */
+function gated() {
+  let n = 0;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const compute = async () => {
+    const call = ++n;
+    if (call === 1) await gate;
+    return { n: call };
+  };
+  return { compute, release, calls: () => n };
+}
+
 describe("cachedInsight", () => {
   it("reuses a result while the database position is the same", async () => {
     const { ctx } = fakeCtx();
@@ -95,26 +108,19 @@ describe("cachedInsight", () => {
   it("computes a key once at a time: a burst of newer snapshots waits and shares one follow-up", async () => {
     const { ctx, state } = fakeCtx();
     const key = randomUUID();
-    let calls = 0;
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const compute = async () => {
-      const n = ++calls;
-      if (n === 1) await gate;
-      return { n };
-    };
+    const { compute, release, calls } = gated();
     state.snapshot = "10:10:";
     const first = cachedInsight({ ...ctx, snapshot: "10:10:" }, key, compute);
     await settle();
     // Twenty requests, each having seen more transactions finish after the first computation began.
     const burst = Array.from({ length: 20 }, (_, i) => cachedInsight({ ...ctx, snapshot: `${11 + i}:${11 + i}:` }, key, compute));
     await settle();
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     state.snapshot = "31:31:";
     release();
     expect(await first).toEqual({ n: 1 });
     expect((await Promise.all(burst)).map((r) => r.n)).toEqual(Array(20).fill(2));
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
     expect(await cachedInsight({ ...ctx, snapshot: "30:30:" }, key, compute)).toEqual({ n: 2 });
   });
 
@@ -136,14 +142,7 @@ describe("cachedInsight", () => {
   it("lets a burst that read a newer snapshot share the running computation after one check, when nothing noted finished", async () => {
     const { ctx, state } = fakeCtx();
     const key = randomUUID();
-    let calls = 0;
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const compute = async () => {
-      const n = ++calls;
-      if (n === 1) await gate;
-      return { n };
-    };
+    const { compute, release, calls } = gated();
     const first = cachedInsight(ctx, key, compute);
     await settle();
     state.unchanged = true;
@@ -151,7 +150,7 @@ describe("cachedInsight", () => {
     await settle();
     release();
     expect((await Promise.all([first, ...burst])).map((r) => r.n)).toEqual(Array(6).fill(1));
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     expect(state.checks).toBe(1);
   });
 
