@@ -33,7 +33,6 @@ function exportConfig(config: Config, databaseUrl: string, authSecret: string) {
   process.env.DRIFTWATCH_EOL = String(config.eolEnabled);
 }
 
-/** An RFC 9457 body for answers given before Next.js runs (lib/http/problem.ts needs the app's modules). */
 /**
  * Next.js is given the configuration `next build` resolved, as its own standalone
  * server is: next.config.ts is not compiled again at each start, so Next's native
@@ -45,6 +44,7 @@ function useBuiltNextConfig(): void {
   if (built) process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(built);
 }
 
+/** An RFC 9457 body for answers given before Next.js runs (lib/http/problem.ts needs the app's modules). */
 function problemJson(status: number, code: string, title: string, detail: string): string {
   return JSON.stringify({ type: `urn:driftwatch:problem:${code}`, title, status, detail, code });
 }
