@@ -2,15 +2,14 @@
 // (or, with only Compose files, what Git declares), with drift and end of life.
 import type { z } from "zod";
 import type { matrixQuerySchema, matrixSchema } from "@/lib/api/schemas/matrix";
-import { loadCurrentRuns, type CurrentRunRow } from "@/lib/db/queries/current-runs";
-import { loadServiceFacts } from "@/lib/db/queries/services";
-import { loadUpstream } from "@/lib/db/queries/upstream";
+import type { CurrentRun } from "@/lib/domain/drift";
 import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/policy";
-import { displayTag, exactVersionOf } from "@/lib/domain/running-version";
+import { displayTag } from "@/lib/domain/running-version";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { workspaceOf, type Ctx } from "./context";
 import { loadEolForRuns, type EolLookup } from "./eol-status";
 import { cachedInsight } from "./insights/cache";
+import { cachedDriftInputs } from "./insights/fleet";
 
 type Matrix = z.infer<typeof matrixSchema>;
 type Cell = Matrix["services"][number]["cells"][number];
@@ -45,15 +44,19 @@ export async function getMatrix({ ctx, query }: { ctx: Ctx; query: z.infer<typeo
   return { environments: whole.matrix.environments, services: services.slice(offset, limit === undefined ? undefined : offset + limit), total: services.length };
 }
 
+/**
+ * From the drift inputs the updates list and promotions share (one compact read of the
+ * workspace, cached per snapshot): the services, what runs now with exact versions, and the
+ * upstream tags. Only the active drifts and end-of-life states are read here.
+ */
 async function computeMatrix(ctx: Ctx, workspaceId: string): Promise<WholeMatrix> {
-  const [environments, facts, runs, drifts] = await Promise.all([
-    ctx.db.environment.findMany({ where: { workspaceId }, orderBy: [{ position: "asc" }, { name: "asc" }], select: { id: true, name: true, position: true, production: true } }),
-    loadServiceFacts(ctx.db, workspaceId),
-    loadCurrentRuns(ctx.db, workspaceId),
+  const [inputs, drifts] = await Promise.all([
+    cachedDriftInputs(ctx, workspaceId),
     ctx.db.drift.findMany({ where: { workspaceId, active: true }, select: { serviceId: true, environmentId: true, kind: true } }),
   ]);
-  const runsBy = new Map<string, CurrentRunRow[]>();
-  for (const r of runs) {
+  const { environments, facts } = inputs;
+  const runsBy = new Map<string, CurrentRun[]>();
+  for (const r of inputs.current) {
     const list = runsBy.get(r.serviceId);
     if (list) list.push(r);
     else runsBy.set(r.serviceId, [r]);
@@ -70,14 +73,12 @@ async function computeMatrix(ctx: Ctx, workspaceId: string): Promise<WholeMatrix
     if (!serviceKinds) kinds.set(name, (serviceKinds = new Set()));
     serviceKinds.add(d.kind);
   }
-  const keys = [...new Set(facts.map((s) => s.repository ?? s.runningRepository).filter((k): k is string => !!k))];
-  const upstream = await loadUpstream(ctx.db, workspaceId, keys);
   const eol: EolLookup = await loadEolForRuns(ctx, facts);
 
   const services = facts.map((s) => {
     const repository = s.repository ?? s.runningRepository;
-    const up = repository ? upstream.get(repository) : undefined;
-    const serviceRuns = (runsBy.get(s.id) ?? []).map((r) => ({ ...r, version: exactVersionOf(r, up?.tags ?? null) }));
+    const tags = inputs.upstreamTags.get(s.id) ?? null;
+    const serviceRuns = runsBy.get(s.id) ?? [];
     const cells: Cell[] = [];
     for (const env of environments) {
       const here = serviceRuns.filter((r) => r.environmentId === env.id);
@@ -100,16 +101,16 @@ async function computeMatrix(ctx: Ctx, workspaceId: string): Promise<WholeMatrix
     const versions = serviceRuns.map((r) => r.version).filter((v): v is string => v !== null);
     const newestRunning = versions.sort((a, b) => compareTags(b, a) ?? 0)[0] ?? null;
     let newest: string | null = null;
-    if (up && newestRunning) {
+    if (tags !== null && newestRunning) {
       const policy = effectivePolicy((s.policy ?? null) as Policy | null);
-      const result = selectNewest({ running: newestRunning, tags: up.tags, policy: { tag_filter: policy.tag_filter, prerelease: policy.prerelease } });
-      newest = result.newest ?? (up.tags.includes(newestRunning) ? newestRunning : null);
+      const result = selectNewest({ running: newestRunning, tags, policy: { tag_filter: policy.tag_filter, prerelease: policy.prerelease } });
+      newest = result.newest ?? (tags.includes(newestRunning) ? newestRunning : null);
     }
     return {
       name: s.name,
       team: s.team,
       application: s.application,
-      upstream: { repository, newest, checked_at: up?.checkedAt?.toISOString() ?? null, checked_by: up?.checkedBy ?? null },
+      upstream: { repository, newest, checked_at: s.upstream?.checkedAt?.toISOString() ?? null, checked_by: s.upstream?.checkedBy ?? null },
       cells,
     };
   });

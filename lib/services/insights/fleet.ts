@@ -7,7 +7,7 @@ import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "../catalog-lookup";
 import type { Ctx } from "../context";
 import { describeService } from "../describe-service";
-import { loadDriftInputs } from "../drift/load-inputs";
+import { loadDriftInputs, type DriftInputs } from "../drift/load-inputs";
 import { cachedInsight } from "./cache";
 import type { ReleaseSource } from "./releases";
 
@@ -30,9 +30,13 @@ export async function loadEnvironments(ctx: Ctx, workspaceId: string): Promise<E
   });
 }
 
+/** The workspace's drift inputs, shared by the matrix, the updates list and promotions (and their filters) while nothing changes. */
+export function cachedDriftInputs(ctx: Ctx, workspaceId: string): Promise<DriftInputs> {
+  return cachedInsight(ctx, `${workspaceId}:drift-inputs`, () => loadDriftInputs(ctx.db, ctx.config, workspaceId, ctx.now()));
+}
+
 export async function loadFleet(ctx: Ctx, workspaceId: string, filter: FleetFilter = {}): Promise<Fleet> {
-  // Shared by the updates list and promotions (and their filters) while nothing changes.
-  const inputs = await cachedInsight(ctx, `${workspaceId}:drift-inputs`, () => loadDriftInputs(ctx.db, ctx.config, workspaceId, ctx.now()));
+  const inputs = await cachedDriftInputs(ctx, workspaceId);
   const isSelected = (s: { team: string | null; application: string | null }) =>
     (filter.team === undefined || s.team === filter.team) && (filter.application === undefined || s.application === filter.application);
   const services = inputs.services.filter(isSelected);
