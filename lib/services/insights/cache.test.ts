@@ -80,6 +80,42 @@ describe("cachedInsight", () => {
     expect(c.calls()).toBe(2);
   });
 
+  it("recomputes a result that names when the clock changes it at that instant (answering it no longer), not on the TTL; never when it names none", async () => {
+    const { ctx, state } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    const validUntil = (v: { n: number }, at: number) => (v.n === 1 ? at + 5 * INSIGHTS_CACHE_TTL_MS : null);
+    await cachedInsight(ctx, key, c.compute, { validUntil });
+    state.now += 5 * INSIGHTS_CACHE_TTL_MS - 1;
+    await cachedInsight(ctx, key, c.compute, { validUntil });
+    await settle();
+    expect(c.calls()).toBe(1);
+    state.now += 1;
+    // Wrong from that instant: not answered once more while recomputing.
+    expect(await cachedInsight(ctx, key, c.compute, { validUntil })).toEqual({ n: 2 });
+    state.now += 1000 * INSIGHTS_CACHE_TTL_MS;
+    await cachedInsight(ctx, key, c.compute, { validUntil });
+    await settle();
+    expect(c.calls()).toBe(2);
+  });
+
+  it("checks a result against the noted writes as long as each check is recent: a confirmed result is not recomputed for its age", async () => {
+    const { ctx, state } = fakeCtx();
+    const c = counter();
+    const key = randomUUID();
+    const never = { validUntil: () => null };
+    await cachedInsight(ctx, key, c.compute, never);
+    state.unchanged = true;
+    // Other transactions move the snapshot; each check, less than half the noted writes' reach apart, confirms it.
+    for (let i = 1; i <= 4; i++) {
+      state.now += INSIGHT_WRITES_KEPT_MS / 2 - 1;
+      state.snapshot = `100:${100 + i}:`;
+      expect(await cachedInsight(ctx, key, c.compute, never)).toEqual({ n: 1 });
+    }
+    expect(state.checks).toBe(4);
+    expect(c.calls()).toBe(1);
+  });
+
   it("reads which transactions finished: a result covers a request when it sees at least as many", () => {
     const snap = (t: string) => parseSnapshot(t)!;
     expect(snap("5:9:5,7")).toEqual({ xmin: 5n, xmax: 9n, running: [5n, 7n], text: "5:9:5,7" });

@@ -5,7 +5,9 @@
 // covers: one that sees at least every transaction the request's did. Only
 // transactions that write move a snapshot; vacuum, checkpoints and other WAL
 // traffic do not. Past a TTL a result is recomputed in the background, since
-// waiting times and windows move with the clock. A key is computed once at a
+// waiting times and windows move with the clock; a result that names the
+// instant the clock changes it (`validUntil`) is recomputed at that instant
+// instead, and not on a schedule. A key is computed once at a
 // time: requests a running computation does not cover wait for it and share
 // one follow-up, so a burst of writes under load never starts a computation
 // per request.
@@ -33,7 +35,12 @@ export type Snapshot = { xmin: bigint; xmax: bigint; running: bigint[]; text: st
 export const INSIGHT_WRITES_KEPT_MS = 10 * 60_000;
 
 type Check = { mine: string; unchanged: Promise<boolean> };
-type Entry = { label: Snapshot; at: number; value: Promise<unknown>; refreshing: boolean; check: Check | null };
+/**
+ * `staleAt`: when the clock alone makes it due for a recompute (`strict`: wrong from then on, so no
+ * longer answered); `confirmedAt`: when its label was read or last confirmed (relabelled), which
+ * bounds how far back the noted writes must reach to check it.
+ */
+type Entry = { label: Snapshot; staleAt: number; strict: boolean; confirmedAt: number; value: Promise<unknown>; refreshing: boolean; check: Check | null };
 type Running = { label: Promise<Snapshot | null>; value: Promise<unknown>; check: Check | null };
 
 const g = globalThis as unknown as {
@@ -71,30 +78,42 @@ async function currentSnapshot(db: Db): Promise<Snapshot | null> {
   }
 }
 
+export type Freshness<T> = {
+  /** How long the clock leaves a result right (default INSIGHTS_CACHE_TTL_MS). */
+  ttlMs?: number;
+  /**
+   * Instead of a TTL: the instant (epoch ms) the clock alone changes the result, given the
+   * time it was computed; null when nothing but writes changes it. From that instant the
+   * result is not answered: requests wait for (and share) its recompute.
+   */
+  validUntil?: (value: T, computedAt: number) => number | null;
+};
+
 /**
  * `compute()`, or a result that covers the snapshot this request read
- * (`ctx.snapshot`, else now). Past `ttlMs` that result is still answered
- * while a fresh one is computed.
+ * (`ctx.snapshot`, else now). Past its TTL that result is still answered
+ * while a fresh one is computed (see Freshness).
  */
 export async function cachedInsight<T>(
   ctx: Pick<Ctx, "db" | "now" | "snapshot">,
   key: string,
   compute: () => Promise<T>,
-  ttlMs = INSIGHTS_CACHE_TTL_MS,
+  freshness: Freshness<T> = {},
 ): Promise<T> {
   const mine = ctx.snapshot ? parseSnapshot(ctx.snapshot) : await currentSnapshot(ctx.db);
   if (mine === null) return compute();
   for (;;) {
     const hit = entries.get(key);
-    if (hit !== undefined && (covers(hit.label, mine) || (await unchangedFor(ctx, key, hit, mine)))) {
-      if (ctx.now().getTime() - hit.at >= ttlMs && !hit.refreshing && !running.has(key)) {
+    const expired = hit !== undefined && hit.strict && ctx.now().getTime() >= hit.staleAt;
+    if (hit !== undefined && !expired && (covers(hit.label, mine) || (await unchangedFor(ctx, key, hit, mine)))) {
+      if (ctx.now().getTime() >= hit.staleAt && !hit.refreshing && !running.has(key)) {
         hit.refreshing = true;
-        void start(ctx, key, compute).catch(() => (hit.refreshing = false));
+        void start(ctx, key, compute, freshness).catch(() => (hit.refreshing = false));
       }
       return hit.value as Promise<T>;
     }
     const current = running.get(key);
-    if (current === undefined) return start(ctx, key, compute);
+    if (current === undefined) return start(ctx, key, compute, freshness);
     // A computation that read its snapshot after this request did sees everything this request must.
     const label = await current.label.catch(() => null);
     if (label !== null && (covers(label, mine) || (await checkOnce(ctx.db, current, label, mine)))) return current.value as Promise<T>;
@@ -109,10 +128,13 @@ export async function cachedInsight<T>(
  * snapshot. A result too old for the noted writes to reach back to is not checked.
  */
 async function unchangedFor(ctx: Pick<Ctx, "db" | "now">, key: string, entry: Entry, mine: Snapshot): Promise<boolean> {
-  if (ctx.now().getTime() - entry.at > INSIGHT_WRITES_KEPT_MS / 2) return false;
+  if (ctx.now().getTime() - entry.confirmedAt > INSIGHT_WRITES_KEPT_MS / 2) return false;
   if (!(await checkOnce(ctx.db, entry, entry.label, mine))) return false;
   // Later requests with this snapshot (or one it covers) need no query.
-  if (covers(mine, entry.label) && entries.get(key) === entry) entry.label = mine;
+  if (covers(mine, entry.label) && entries.get(key) === entry) {
+    entry.label = mine;
+    entry.confirmedAt = ctx.now().getTime();
+  }
   return true;
 }
 
@@ -154,7 +176,7 @@ export async function pruneInsightWrites(db: Db): Promise<number> {
  * Computes `key` as its only computation, labelled with a snapshot read first:
  * it covers every request that read its own before, so all of them share it.
  */
-async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () => Promise<T>): Promise<T> {
+async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () => Promise<T>, freshness: Freshness<T>): Promise<T> {
   const at = ctx.now().getTime();
   const label = currentSnapshot(ctx.db);
   const value = label.then(() => compute());
@@ -163,7 +185,10 @@ async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () =
   try {
     const result = await value;
     const snapshot = await label;
-    if (snapshot !== null) store(key, { label: snapshot, at, value, refreshing: false, check: null });
+    if (snapshot !== null) {
+      const staleAt = freshness.validUntil ? (freshness.validUntil(result, at) ?? Number.POSITIVE_INFINITY) : at + (freshness.ttlMs ?? INSIGHTS_CACHE_TTL_MS);
+      store(key, { label: snapshot, staleAt, strict: freshness.validUntil !== undefined, confirmedAt: at, value, refreshing: false, check: null });
+    }
     return result;
   } finally {
     if (running.get(key) === run) running.delete(key);

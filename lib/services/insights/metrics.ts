@@ -16,7 +16,7 @@ export async function renderMetrics({ ctx }: { ctx: Ctx }): Promise<{ text: stri
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   // Report ages move with the clock: a shorter life than the other insights.
-  return cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), METRICS_TTL_MS);
+  return cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), { ttlMs: METRICS_TTL_MS });
 }
 
 async function buildMetrics(ctx: Ctx, workspaceId: string): Promise<{ text: string; contentType: string }> {
