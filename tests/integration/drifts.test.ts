@@ -230,6 +230,17 @@ describe("upstream drift, acknowledgements and silencing", () => {
     expect(silenced).toHaveLength(1);
     expect(silenced[0]).toMatchObject({ type: "drift_detected", routedAt: expect.any(Date) });
   });
+
+  it("stops marking a drift silenced the moment its acknowledgement expires, with nothing written in between", async () => {
+    const db = testDb();
+    const live = await db.ack.findMany({ where: { workspaceId: ws.id, liftedAt: null, expiresAt: { not: null } } });
+    expect(live).toHaveLength(1);
+    const expiresAt = new Date(Date.now() + 1_500);
+    await db.ack.update({ where: { id: live[0]!.id }, data: { expiresAt } });
+    expect(await drifts(ws, "?kind=upstream")).toEqual([expect.objectContaining({ silenced: true })]);
+    await new Promise((r) => setTimeout(r, expiresAt.getTime() - Date.now() + 50));
+    expect(await drifts(ws, "?kind=upstream")).toEqual([expect.objectContaining({ state: "announced", silenced: false })]);
+  });
 });
 
 describe("POST/GET/DELETE /api/v1/acks", () => {

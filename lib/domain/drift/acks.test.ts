@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DriftKind } from "@/lib/domain/policy";
-import { ackLiftedNow, ackMatches, isAckActive, isDriftSilenced } from "./acks";
+import { ackLiftedNow, ackMatches, isAckActive, isDriftSilenced, nextAckExpiry } from "./acks";
 import { indexRunningVersions } from "./runs";
 import { ago, NOW, run } from "./test-support";
 import type { AckRecord } from "./types";
@@ -59,5 +59,13 @@ describe("scope of until_version", () => {
   ])("%s", (_name, a, silenced, lifted) => {
     expect(isDriftSilenced(drift, { acks: [a], runningVersions, now: NOW })).toBe(silenced);
     expect(ackLiftedNow({ acks: [a], runningVersions, now: NOW })).toEqual(lifted);
+  });
+});
+
+describe("nextAckExpiry", () => {
+  it("is the earliest expiry still ahead, ignoring acks without one and those already past", () => {
+    expect(nextAckExpiry([], NOW)).toBeNull();
+    expect(nextAckExpiry([ack(), ack({ expiresAt: ago(0, 5) }), ack({ expiresAt: NOW })], NOW)).toBeNull();
+    expect(nextAckExpiry([ack({ expiresAt: ago(0, -60) }), ack(), ack({ expiresAt: ago(0, -5) }), ack({ expiresAt: ago(0, 1) })], NOW)).toEqual(ago(0, -5));
   });
 });

@@ -40,6 +40,13 @@ export function listVersionsInAckScope(ack: Pick<AckRecord, "serviceId" | "envir
   return [...byEnv.values()].flat();
 }
 
+/** The next instant an acknowledgement of these expires, after `now` (when silencing changes by the clock alone), or null. */
+export function nextAckExpiry(acks: readonly Pick<AckRecord, "expiresAt">[], now: Date): Date | null {
+  let next: Date | null = null;
+  for (const { expiresAt } of acks) if (expiresAt !== null && expiresAt > now && (next === null || expiresAt < next)) next = expiresAt;
+  return next;
+}
+
 export type SilenceInput = { acks: readonly AckRecord[]; runningVersions: RunningVersions; now: Date };
 
 /** The first active acknowledgement that silences this drift, or null. */

@@ -10,7 +10,7 @@ export {
   alertDelayMs, DEFAULT_ALERT_AFTER_MS, driftKeyOf, planLifecycle, type DriftEvent, type LifecyclePlan, type PlanInput,
 } from "./lifecycle";
 export {
-  ackLiftedNow, ackMatches, findSilencingAck, hasShippedUntilVersion, isAckActive, isDriftSilenced, listVersionsInAckScope,
+  ackLiftedNow, ackMatches, findSilencingAck, hasShippedUntilVersion, isAckActive, isDriftSilenced, listVersionsInAckScope, nextAckExpiry,
   type AckScopeInput, type SilenceInput,
 } from "./acks";
 export {

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { driftQuerySchema, driftSchema } from "@/lib/api/schemas/drift";
 import { Prisma } from "@/lib/db/client";
-import { isDriftSilenced, type AckRecord } from "@/lib/domain/drift";
+import { isDriftSilenced, nextAckExpiry, type AckRecord } from "@/lib/domain/drift";
 import { workspaceOf, type Ctx } from "../context";
 import { cachedInsight } from "../insights/cache";
 import { loadRunningVersions } from "./running-versions";
@@ -11,14 +11,21 @@ import { loadRunningVersions } from "./running-versions";
 type DriftOut = z.infer<typeof driftSchema>;
 type DriftQuery = z.infer<typeof driftQuerySchema>;
 
-/** Answered from the insights cache while the database is unchanged (silencing by a lapsing ack may lag its TTL). */
-export async function listDrifts({ ctx, query }: { ctx: Ctx; query: DriftQuery }): Promise<{ items: DriftOut[] }> {
+type DriftList = { items: DriftOut[] };
+
+/**
+ * Answered from the insights cache while the database is unchanged. The clock changes the list
+ * only where an acknowledgement expires (it stops silencing): the cached list is recomputed then,
+ * not on a schedule.
+ */
+export async function listDrifts({ ctx, query }: { ctx: Ctx; query: DriftQuery }): Promise<DriftList> {
   const workspaceId = workspaceOf(ctx.actor);
   const key = `${workspaceId}:drifts:${JSON.stringify([query.state, query.kind, query.service, query.environment, query.limit])}`;
-  return cachedInsight(ctx, key, () => computeDrifts(ctx, workspaceId, query));
+  const { list } = await cachedInsight(ctx, key, () => computeDrifts(ctx, workspaceId, query), { validUntil: (r) => r.validUntil });
+  return list;
 }
 
-async function computeDrifts(ctx: Ctx, workspaceId: string, query: DriftQuery): Promise<{ items: DriftOut[] }> {
+async function computeDrifts(ctx: Ctx, workspaceId: string, query: DriftQuery): Promise<{ list: DriftList; validUntil: number | null }> {
   const now = ctx.now();
   const where: Prisma.DriftWhereInput = {
     workspaceId,
@@ -33,7 +40,7 @@ async function computeDrifts(ctx: Ctx, workspaceId: string, query: DriftQuery): 
     ...(query.limit ? { take: query.limit } : {}),
     include: { service: { select: { name: true } }, environment: { select: { name: true } } },
   });
-  if (rows.length === 0) return { items: [] };
+  if (rows.length === 0) return { list: { items: [] }, validUntil: null };
 
   const targetIds = [...new Set(rows.map((r) => r.targetId).filter((t): t is string => t !== null))];
   const serviceIds = [...new Set(rows.map((r) => r.serviceId))];
@@ -48,7 +55,7 @@ async function computeDrifts(ctx: Ctx, workspaceId: string, query: DriftQuery): 
   for (const a of acks) acksBy.set(a.serviceId, [...(acksBy.get(a.serviceId) ?? []), a]);
   const runningVersions = await loadRunningVersions(ctx.db, workspaceId, acks.filter((a) => a.untilVersion !== null).map((a) => a.serviceId));
 
-  return {
+  const list = {
     items: rows.map((r) => ({
       id: r.id,
       service: r.service.name,
@@ -64,4 +71,5 @@ async function computeDrifts(ctx: Ctx, workspaceId: string, query: DriftQuery): 
       silenced: r.state !== "resolved" && isDriftSilenced(r, { acks: acksBy.get(r.serviceId) ?? [], runningVersions, now }),
     })),
   };
+  return { list, validUntil: nextAckExpiry(acks, now)?.getTime() ?? null };
 }
