@@ -94,12 +94,13 @@ export async function persistPlan(tx: Tx, input: PersistInput): Promise<{ events
   };
   const events = plan.events.map((e) => eventRow(e, input, lookup)).filter((e) => e !== null);
   if (events.length === 0) return { events: 0, silencedEvents: 0 };
+  // One JSON document, not a jsonb[] parameter: an array literal of thousands of payloads is
+  // escaped element by element here and parsed again by PostgreSQL (at 32,000 events, 2 s of
+  // the first evaluation at 8,000 services).
   const written = await tx.$executeRaw`
     INSERT INTO events (id, workspace_id, type, dedupe_key, payload, created_at, routed_at)
-    SELECT u.id, ${workspaceId}::uuid, u.type, u.dedupe_key, u.payload, ${now}, u.routed_at
-    FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.dedupeKey)}::text[],
-                ${events.map((e) => JSON.stringify(e.payload))}::jsonb[], ${events.map((e) => iso(e.routedAt))}::timestamptz[])
-      AS u(id, type, dedupe_key, payload, routed_at)
+    SELECT u.id, ${workspaceId}::uuid, u.type, u."dedupeKey", u.payload, ${now}, u."routedAt"
+    FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS u(id uuid, type text, "dedupeKey" text, payload jsonb, "routedAt" timestamptz)
     ON CONFLICT (workspace_id, dedupe_key) DO NOTHING`;
   return { events: written, silencedEvents: events.filter((e) => e.routedAt !== null).length };
 }
