@@ -23,5 +23,4 @@ export function heapGrowthPercent(env: Record<string, string | undefined> = proc
 export function tuneRuntime(env: Record<string, string | undefined> = process.env): void {
   const growth = heapGrowthPercent(env);
   if (growth > 0) v8.setFlagsFromString(`--heap-growing-percent=${growth}`);
-  for (const f of (env.TMP_V8_FLAGS ?? "").split(" ").filter(Boolean)) v8.setFlagsFromString(f);
 }
