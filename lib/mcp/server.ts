@@ -19,6 +19,12 @@ import { getServiceOrThrow } from "@/lib/services/services";
 
 export const MCP_SERVER_INFO = { name: "driftwatch", version: "1.0.0" };
 
+/**
+ * Text a tool takes: as the REST API (lib/http/route.ts), NUL is refused with a clear error
+ * before anything reaches the database, which cannot store it in text.
+ */
+const text = (max: number, min = 0) => z.string().min(min).max(max).refine((v) => !v.includes("\u0000"), "must not contain NUL (\\u0000)");
+
 /** The root as a plain object schema: a named (component) root would render as a bare `$ref`, not `type: object`. */
 const unnamed = <T extends z.ZodRawShape>(schema: z.ZodObject<T>) => z.object(schema.shape);
 
@@ -52,9 +58,9 @@ export function createMcpServer(ctx: Ctx): McpServer {
     title: "Updates list",
     description: "What to upgrade, most urgent first (end of life passed, end of life soon, major, minor, behind the previous environment, patch; production first; longest open first). The same content as GET /api/v1/updates. Put-off lines are under `acknowledged`.",
     inputSchema: {
-      team: z.string().max(100).optional().describe("Only services of this team"),
-      environment: z.string().max(100).optional().describe("Only this environment"),
-      application: z.string().max(200).optional().describe("Only services of this application"),
+      team: text(100).optional().describe("Only services of this team"),
+      environment: text(100).optional().describe("Only this environment"),
+      application: text(200).optional().describe("Only services of this application"),
     },
     outputSchema: unnamed(updatesSchema),
     annotations: { readOnlyHint: true },
@@ -64,10 +70,10 @@ export function createMcpServer(ctx: Ctx): McpServer {
     title: "Version matrix",
     description: "Versions per service and environment (pipeline order), with drift kinds and end-of-life state per cell. The same content as GET /api/v1/matrix.",
     inputSchema: {
-      team: z.string().max(100).optional(),
-      environment: z.string().max(100).optional().describe("Only services that run in this environment"),
+      team: text(100).optional(),
+      environment: text(100).optional().describe("Only services that run in this environment"),
       kind: z.enum(DRIFT_KINDS).optional().describe("Only services with live drift of this kind"),
-      q: z.string().max(200).optional().describe("Service name contains"),
+      q: text(200).optional().describe("Service name contains"),
       limit: z.number().int().min(1).max(5000).optional(),
       offset: z.number().int().min(0).optional(),
     },
@@ -81,8 +87,8 @@ export function createMcpServer(ctx: Ctx): McpServer {
     inputSchema: {
       state: z.enum(["open", "announced", "resolved"]).optional().describe("Default: open and announced"),
       kind: z.enum(DRIFT_KINDS).optional(),
-      service: z.string().max(200).optional(),
-      environment: z.string().max(100).optional(),
+      service: text(200).optional(),
+      environment: text(100).optional(),
       limit: z.number().int().min(1).max(10_000).optional().describe("At most this many, newest first"),
     },
     outputSchema: unnamed(driftListSchema),
@@ -99,7 +105,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
   server.registerTool("service", {
     title: "One service",
     description: "A service's repository, policy in effect and where release notes come from. The same content as GET /api/v1/services/{name}.",
-    inputSchema: { name: z.string().min(1).max(200).describe("Service name") },
+    inputSchema: { name: text(200, 1).describe("Service name") },
     outputSchema: unnamed(serviceSchema),
     annotations: { readOnlyHint: true },
   }, ({ name }) => answer(() => getServiceOrThrow({ ctx, name })));

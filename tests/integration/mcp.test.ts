@@ -113,6 +113,14 @@ describe("POST /api/mcp", () => {
     expect(JSON.stringify(result.content)).toMatch(/nope was not found/);
   });
 
+  it("refuses text with NUL in any tool's input with a clear error, before the database sees it", async () => {
+    for (const [name, args] of [["service", { name: "web\u0000" }], ["drifts", { service: "a\u0000b" }], ["matrix", { q: "\u0000" }], ["updates", { team: "x\u0000" }]] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect(JSON.stringify(result.content), name).toMatch(/must not contain NUL/);
+    }
+  });
+
   it("answers 401 problem+json without a valid token, and the SDK client cannot connect", async () => {
     for (const headers of [{}, { authorization: "Bearer dw_not-a-real-token" }] as Record<string, string>[]) {
       const res = await fetch(`${baseUrl()}/api/mcp`, {
