@@ -30,9 +30,14 @@ export async function loadEnvironments(ctx: Ctx, workspaceId: string): Promise<E
   });
 }
 
-/** The workspace's drift inputs, shared by the matrix, the updates list and promotions (and their filters) while nothing changes. */
+/**
+ * The workspace's drift inputs, shared by the matrix, the updates list and promotions (and their
+ * filters) while nothing changes. Read against a snapshot of its own, not the request's: it runs
+ * inside those insights' computations, which are labelled with a snapshot read after the
+ * request's, so their inputs must be at least as new as that label.
+ */
 export function cachedDriftInputs(ctx: Ctx, workspaceId: string): Promise<DriftInputs> {
-  return cachedInsight(ctx, `${workspaceId}:drift-inputs`, () => loadDriftInputs(ctx.db, ctx.config, workspaceId, ctx.now()));
+  return cachedInsight({ db: ctx.db, now: ctx.now }, `${workspaceId}:drift-inputs`, () => loadDriftInputs(ctx.db, ctx.config, workspaceId, ctx.now()));
 }
 
 export async function loadFleet(ctx: Ctx, workspaceId: string, filter: FleetFilter = {}): Promise<Fleet> {
