@@ -2,7 +2,7 @@
 // belongs to (policy `eol`, else the catalog, else endoflife.date's purl list),
 // and the state of the running version's cycle, from cached product data.
 import type { ServiceFacts } from "@/lib/db/queries/services";
-import { eolState, findCycle, productForImage, resolveEolProduct, type EolCycle, type EolState, type PurlIdentifier } from "@/lib/domain/eol";
+import { eolState, findCycle, normaliseRepositoryKey, repositoryKeysForPurl, resolveEolProduct, type EolCycle, type EolState, type PurlIdentifier } from "@/lib/domain/eol";
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "./catalog-lookup";
 import type { Ctx } from "./context";
@@ -12,13 +12,26 @@ export const PURLS_CACHE_KEY = "eol:purls";
 export type EolStatus = { product: string; cycle: string; eol_date: string | null; state: EolState };
 export type EolLookup = (serviceId: string, version: string) => EolStatus | null;
 
-export function eolProductFor(facts: Pick<ServiceFacts, "policy" | "repository" | "runningRepository">, purls: readonly PurlIdentifier[]): string | null {
+/** Repository key → the first product whose package URLs name it: productForImage's answer, looked up in O(1) (matching every service against every package URL costs seconds in a large workspace). */
+export function indexPurls(purls: readonly PurlIdentifier[]): Map<string, string> {
+  const byImage = new Map<string, string>();
+  for (const entry of purls) {
+    for (const key of repositoryKeysForPurl(entry.identifier)) if (!byImage.has(key)) byImage.set(key, entry.product.name);
+  }
+  return byImage;
+}
+
+/**
+ * The product to look up for a service: its policy's `eol`, else the catalog's, else the first
+ * product whose package URLs name its image (productForImage, with the package URLs indexed).
+ */
+export function eolProductOf(facts: Pick<ServiceFacts, "policy" | "repository" | "runningRepository">, byImage: ReadonlyMap<string, string>): string | null {
   const repository = facts.repository ?? facts.runningRepository;
-  const policy = (facts.policy ?? null) as Policy | null;
+  const key = repository ? normaliseRepositoryKey(repository) : null;
   return resolveEolProduct({
-    policyEol: policy?.eol,
+    policyEol: ((facts.policy ?? null) as Policy | null)?.eol,
     catalogEol: repository ? catalogFor(repository)?.eol : undefined,
-    purlMatch: repository ? productForImage(repository, purls) : undefined,
+    purlMatch: repository ? (key === null ? null : (byImage.get(key) ?? null)) : undefined,
   });
 }
 
@@ -46,10 +59,10 @@ export async function loadEolProducts(ctx: Pick<Ctx, "db">, names: string[]): Pr
 
 export async function loadEolForRuns(ctx: Ctx, services: ServiceFacts[]): Promise<EolLookup> {
   if (!ctx.config.eolEnabled || services.length === 0) return () => null;
-  const purls = await loadPurls(ctx);
+  const byImage = indexPurls(await loadPurls(ctx));
   const productBy = new Map<string, string>();
   for (const s of services) {
-    const product = eolProductFor(s, purls);
+    const product = eolProductOf(s, byImage);
     if (product) productBy.set(s.id, product);
   }
   const products = await loadEolProducts(ctx, [...productBy.values()]);

@@ -7,11 +7,11 @@ import type { Config } from "@/lib/config";
 import { Prisma, type Db } from "@/lib/db/client";
 import type { ServiceFacts } from "@/lib/db/queries/services";
 import type { CurrentRun, EnvironmentInfo, EolCycleInfo, HistoryRun, ServiceInput } from "@/lib/domain/drift";
-import { findCycle, normaliseRepositoryKey, repositoryKeysForPurl, resolveEolProduct, type PurlIdentifier } from "@/lib/domain/eol";
+import { findCycle } from "@/lib/domain/eol";
 import { effectivePolicy, type EffectivePolicy, type Policy } from "@/lib/domain/policy";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { catalogFor } from "../catalog-lookup";
-import { loadEolProducts, loadPurls } from "../eol-status";
+import { eolProductOf, indexPurls, loadEolProducts, loadPurls } from "../eol-status";
 import { largeRead } from "@/lib/db/large-read";
 import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
@@ -352,10 +352,8 @@ async function loadEolCycles(
   const out = new Map<string, Map<string, EolCycleInfo | null>>();
   const withVersions = facts.filter((f) => versionsBy.has(f.id));
   if (withVersions.length === 0) return out;
-  const purls = await loadPurls({ db });
+  const byImage = indexPurls(await loadPurls({ db }));
   const productBy = new Map<string, string>();
-  // Matching every service against every package URL costs seconds in a large workspace.
-  const byImage = indexPurls(purls);
   for (const f of withVersions) {
     const product = eolProductOf(f, byImage);
     if (product) productBy.set(f.id, product);
@@ -373,26 +371,6 @@ async function loadEolCycles(
     out.set(serviceId, byVersion);
   }
   return out;
-}
-
-/** Repository key → the first product whose package URLs name it: productForImage's answer, looked up in O(1). */
-export function indexPurls(purls: readonly PurlIdentifier[]): Map<string, string> {
-  const byImage = new Map<string, string>();
-  for (const entry of purls) {
-    for (const key of repositoryKeysForPurl(entry.identifier)) if (!byImage.has(key)) byImage.set(key, entry.product.name);
-  }
-  return byImage;
-}
-
-/** eolProductFor (policy `eol`, catalog, package URLs) with the package URLs indexed. */
-export function eolProductOf(facts: Pick<ServiceFacts, "policy" | "repository" | "runningRepository">, byImage: ReadonlyMap<string, string>): string | null {
-  const repository = facts.repository ?? facts.runningRepository;
-  const key = repository ? normaliseRepositoryKey(repository) : null;
-  return resolveEolProduct({
-    policyEol: ((facts.policy ?? null) as Policy | null)?.eol,
-    catalogEol: repository ? catalogFor(repository)?.eol : undefined,
-    purlMatch: repository ? (key === null ? null : (byImage.get(key) ?? null)) : undefined,
-  });
 }
 
 /**

@@ -3,7 +3,7 @@
 // With end-of-life lookups off, nothing is requested at all.
 import type { Prisma } from "@/lib/db/client";
 import { loadServiceFacts } from "@/lib/db/queries/services";
-import { eolProductFor, loadPurls, PURLS_CACHE_KEY } from "../eol-status";
+import { eolProductOf, indexPurls, loadPurls, PURLS_CACHE_KEY } from "../eol-status";
 import type { CheckDeps } from "./check-repository";
 
 const DAY = 86_400_000;
@@ -60,12 +60,12 @@ async function syncEolClaimed(deps: CheckDeps, now: Date, opts: { force?: boolea
     }
   }
 
-  const purls = await loadPurls(deps);
+  const byImage = indexPurls(await loadPurls(deps));
   const workspaces = await deps.db.workspace.findMany({ select: { id: true } });
   const products = new Set<string>();
   for (const ws of workspaces) {
     for (const facts of await loadServiceFacts(deps.db, ws.id)) {
-      const product = eolProductFor(facts, purls);
+      const product = eolProductOf(facts, byImage);
       if (product) products.add(product);
     }
   }
