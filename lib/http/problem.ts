@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "@/lib/domain/errors";
 import { log } from "@/lib/log";
+import { databaseUnreachable } from "@/lib/db/errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -60,23 +61,6 @@ export function zodErrors(error: z.ZodError, root: "" | "/query" | "/params" = "
     pointer: root + issue.path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join(""),
     detail: issue.message,
   }));
-}
-
-/**
- * A driver error that means the database went away or is not taking work yet
- * (a restart, a failover, the connection limit), as the PostgreSQL adapter
- * reports it: an unreachable or closed connection, SQLSTATE class 08, or
- * 57P01-57P03 (shutting down, starting up), 53300 (too many connections).
- */
-export function databaseUnreachable(err: unknown): boolean {
-  type Cause = { kind?: string; originalCode?: string; code?: string };
-  // Wrapped by the client (`meta.driverAdapterError`), or raw from a query inside an interactive transaction (`cause`).
-  const e = err as { meta?: { driverAdapterError?: { cause?: Cause } }; name?: string; cause?: Cause };
-  const cause = e?.meta?.driverAdapterError?.cause ?? (e?.name === "DriverAdapterError" ? e.cause : undefined);
-  if (!cause) return false;
-  if (cause.kind === "DatabaseNotReachable" || cause.kind === "ConnectionClosed" || cause.kind === "SocketTimeout" || cause.kind === "TooManyConnections") return true;
-  const sqlState = cause.originalCode ?? cause.code ?? "";
-  return /^08|^57P0[123]$|^53300$/.test(sqlState);
 }
 
 /** Any thrown value → a problem response. Unknown errors are logged and answered with a generic 500. */

@@ -1,6 +1,6 @@
 // Bearer credentials → an actor. API tokens (dw_…) act with their role in
 // their workspace; agent keys (dwa_…) can only report.
-import { Prisma, type Db } from "@/lib/db/client";
+import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { AGENT_KEY_PREFIX, hashSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
 import type { Actor, Role } from "./context";
 
@@ -29,12 +29,12 @@ export async function authenticateBearerWithSnapshot(db: Db, value: string, now:
   const agent = value.startsWith(AGENT_KEY_PREFIX);
   if (!agent && !value.startsWith(TOKEN_PREFIX)) return { actor: null, snapshot: null };
   const rows = agent
-    ? await db.$queryRaw<CredentialRow[]>`
+    ? await queryRows<CredentialRow>(db, Prisma.sql`
         SELECT k.id::text, k.workspace_id::text, k.name, NULL AS role, k.revoked_at IS NOT NULL AS revoked, k.last_used_at, ${SNAPSHOT} AS snapshot
-        FROM (SELECT 1) AS one LEFT JOIN agent_keys k ON k.hash = ${hash}`
-    : await db.$queryRaw<CredentialRow[]>`
+        FROM (SELECT 1) AS one LEFT JOIN agent_keys k ON k.hash = ${hash}`)
+    : await queryRows<CredentialRow>(db, Prisma.sql`
         SELECT t.id::text, t.workspace_id::text, t.name, t.role::text AS role, t.revoked_at IS NOT NULL AS revoked, t.last_used_at, ${SNAPSHOT} AS snapshot
-        FROM (SELECT 1) AS one LEFT JOIN api_tokens t ON t.hash = ${hash}`;
+        FROM (SELECT 1) AS one LEFT JOIN api_tokens t ON t.hash = ${hash}`);
   const row = rows[0];
   const snapshot = row?.snapshot ?? null;
   if (!row || row.id === null || row.revoked) return { actor: null, snapshot };

@@ -4,7 +4,8 @@
 // report's `observed_at`. Stale reports are ignored and repeats change nothing.
 import { createHash } from "node:crypto";
 import type { AgentReport, Workload } from "@/lib/agent/report";
-import { Prisma, type Db } from "@/lib/db/client";
+import { Prisma, queryRows, type Db } from "@/lib/db/client";
+import { sqlStateOf } from "@/lib/db/errors";
 import { AppError } from "@/lib/domain/errors";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import { isMovingTag, isVersionTag } from "@/lib/domain/versions";
@@ -161,7 +162,7 @@ export async function applyTargetReport(
     } catch (err) {
       if (retryable(err)) continue;
       // A service first seen in this report, after a lean read: its rows found no service_id. Create it.
-      if (!full && sqlState(err) === "23502") {
+      if (!full && sqlStateOf(err) === "23502") {
         full = true;
         continue;
       }
@@ -238,9 +239,8 @@ async function readTarget(db: Db, input: ReportInput, full: boolean): Promise<Ta
       ON CONFLICT (workspace_id, name) DO NOTHING
       RETURNING id, environment_id, kind, last_observed_at, last_report_hash, xmin::text AS version),
     t AS (SELECT * FROM t0 WHERE NOT EXISTS (SELECT 1 FROM repeated) UNION ALL SELECT * FROM t1)`;
-  const [row] = await db.$queryRaw<
-    { repeated: number; environment_id: string | null; target_id: string | null; target_environment_id: string | null; kind: string | null; last_observed_at: Date | null; last_report_hash: string | null; version: string | null; open: string | null }[]
-  >`
+  type Row = { repeated: number; environment_id: string | null; target_id: string | null; target_environment_id: string | null; kind: string | null; last_observed_at: Date | null; last_report_hash: string | null; version: string | null; open: string | null };
+  const [row] = await queryRows<Row>(db, Prisma.sql`
     WITH env0 AS (SELECT id FROM environments WHERE workspace_id = ${ws}::uuid AND name = ${report.environment}),
     ${newEnvironment}
     ${services}
@@ -262,7 +262,7 @@ async function readTarget(db: Db, input: ReportInput, full: boolean): Promise<Ta
         SELECT coalesce(json_agg(json_build_array(r.id::text, (SELECT s.name FROM services s WHERE s.id = r.service_id), r.container, r.image, r.digest, r."from")), '[]')::text
         FROM runs r
         WHERE r.target_id = t.id AND r."to" IS NULL) END AS open
-    FROM (SELECT 1) AS one LEFT JOIN t ON true`;
+    FROM (SELECT 1) AS one LEFT JOIN t ON true`);
   if (!row) throw new Error("the report's target read returned no row");
   if (row.repeated > 0) return "repeated";
   if (row.environment_id === null || row.target_id === null) return null;
@@ -308,7 +308,7 @@ async function writeReport(
       if (repositories) parts.push(Prisma.sql`repositories AS (${repositories.sql})`);
     }
   }
-  const [row] = await db.$queryRaw<{ applied: number }[]>`
+  const [row] = await queryRows<{ applied: number }>(db, Prisma.sql`
     WITH t AS (SELECT id FROM targets WHERE id = ${target.id}::uuid AND xmin = ${target.version}::xid FOR NO KEY UPDATE),
     ${parts.length ? Prisma.sql`${Prisma.join(parts, ",\n")},` : Prisma.empty}
     recorded AS (
@@ -316,7 +316,7 @@ async function writeReport(
         last_report_hash = ${fingerprint}, agent_key_id = ${agentKeyId}::uuid
       FROM t WHERE targets.id = t.id
       RETURNING 1)
-    SELECT count(*)::int AS applied FROM recorded`;
+    SELECT count(*)::int AS applied FROM recorded`);
   const applied = (row?.applied ?? 0) > 0;
   if (applied) repositories?.registered();
   return applied;
@@ -324,16 +324,8 @@ async function writeReport(
 
 /** Deadlocks and serialisation failures abort the statement and store nothing: the report starts again. */
 function retryable(err: unknown): boolean {
-  const code = sqlState(err);
+  const code = sqlStateOf(err);
   return code === "40P01" || code === "40001";
-}
-
-/** PostgreSQL's error code, as the pg adapter passes it through Prisma. */
-function sqlState(err: unknown): string {
-  type Cause = { originalCode?: string; code?: string };
-  const e = err as { meta?: { driverAdapterError?: { cause?: Cause } }; cause?: Cause; name?: string };
-  const cause = e?.meta?.driverAdapterError?.cause ?? (e?.name === "DriverAdapterError" ? e.cause : undefined);
-  return cause?.originalCode ?? "";
 }
 
 /**
