@@ -3,6 +3,7 @@
 // through public paths (agent reports, checks).
 import { spawnSync, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -98,12 +99,27 @@ export async function startFleet(log: (line: string) => void, opts: { registry?:
   };
 }
 
-/** POST one report; throws on anything but 202. */
-export async function postReport(baseUrl: string, key: string, body: unknown): Promise<void> {
-  const res = await fetch(`${baseUrl}/api/v1/agent/report`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  if (res.status !== 202) throw new Error(`report answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-  await res.arrayBuffer();
+/**
+ * POST one report; throws on anything but 202. Node's own HTTP client on kept-alive connections: fetch
+ * cost this process about 0.35 ms more CPU a report, taken from the two cores the server measured shares.
+ */
+export function postReport(baseUrl: string, key: string, body: unknown): Promise<void> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl}/api/v1/agent/report`, {
+      method: "POST", agent: reportAgent,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(text) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => (res.statusCode === 202 ? resolve() : reject(new Error(`report answered ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(text);
+  });
 }
+const reportAgent = new http.Agent({ keepAlive: true });
 
 /** Run `fn` over `items` with at most `concurrency` in flight. */
 export async function pool<T>(items: T[], concurrency: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
