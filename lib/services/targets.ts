@@ -15,21 +15,24 @@ export async function listTargets({ ctx }: { ctx: Ctx }): Promise<{ items: Targe
   const rows = await ctx.db.target.findMany({
     where: { workspaceId },
     orderBy: [{ environment: { position: "asc" } }, { name: "asc" }],
-    include: { environment: { select: { name: true } }, _count: { select: { runs: { where: { to: null } } } } },
+    include: { environment: { select: { name: true } } },
   });
-  return { items: rows.map(toOut) };
+  // What each target runs now: its open history rows, counted by the (target, to) index.
+  const open = rows.length === 0 ? [] : await ctx.db.run.groupBy({ by: ["targetId"], where: { targetId: { in: rows.map((t) => t.id) }, to: null }, _count: { _all: true } });
+  const workloads = new Map(open.map((g) => [g.targetId, g._count._all] as const));
+  return { items: rows.map((t) => toOut(t, workloads.get(t.id) ?? 0)) };
 }
 
 function toOut(t: {
   name: string; kind: TargetOut["kind"]; config: unknown; lastReportAt: Date | null; lastObservedAt: Date | null; lastCommit: string | null; lastError: string | null;
-  environment: { name: string }; _count: { runs: number };
-}): TargetOut {
+  environment: { name: string };
+}, workloads: number): TargetOut {
   const c = (t.config ?? {}) as ComposeConfig;
   return {
     name: t.name, kind: t.kind, environment: t.environment.name,
     repository_url: c.repository_url ?? null, branch: c.branch ?? null, paths: c.paths ?? [],
     last_report_at: t.lastReportAt?.toISOString() ?? null, last_observed_at: t.lastObservedAt?.toISOString() ?? null,
-    last_commit: t.lastCommit, last_error: t.lastError, workloads: t._count.runs,
+    last_commit: t.lastCommit, last_error: t.lastError, workloads,
   };
 }
 
@@ -82,10 +85,10 @@ export async function createComposeTarget({ ctx, input, resolve = systemResolve 
     const config = { repository_url: input.repository_url, branch: input.branch, paths: input.paths };
     const t = await tx.target.create({
       data: { workspaceId, environmentId: env.id, name, kind: "compose_git", config: config as Prisma.InputJsonValue, refreshDueAt: ctx.now() },
-      include: { environment: { select: { name: true } }, _count: { select: { runs: { where: { to: null } } } } },
+      include: { environment: { select: { name: true } } },
     });
     await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "target.created", subject: name, data: config } });
     return t;
   });
-  return toOut(created);
+  return toOut(created, 0);
 }

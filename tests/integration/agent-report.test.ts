@@ -99,6 +99,41 @@ describe("POST /api/v1/agent/report", () => {
     expect(await testDb().run.count({ where: { workspaceId: gone.id } })).toBe(0);
   });
 
+  it("removes a target's, a service's or an environment's history with it, and nobody else's", async () => {
+    const ws2 = await makeWorkspace("report-parents");
+    const post = (target: string, environment: string, workloads: object[]) => api(ws2.agentKey).post("/api/v1/agent/report", report("2026-11-22T10:00:00Z", workloads, target, environment));
+    expect((await post("docker@a", "dev", [web("nginx:1.26.0", D(4), "2026-11-20T00:00:00Z"), db])).status).toBe(202);
+    expect((await post("docker@b", "dev", [web("nginx:1.26.0", D(4), "2026-11-20T00:00:00Z")])).status).toBe(202);
+    expect((await post("docker@c", "prod", [web("nginx:1.25.0", D(5), "2026-11-19T00:00:00Z")])).status).toBe(202);
+    const rows = async () => (await testDb().run.findMany({ where: { workspaceId: ws2.id }, select: { serviceId: true, targetId: true } })).length;
+    const id = async (table: "target" | "service" | "environment", name: string) =>
+      (await (testDb()[table] as unknown as { findFirstOrThrow: (q: object) => Promise<{ id: string }> }).findFirstOrThrow({ where: { workspaceId: ws2.id, name }, select: { id: true } })).id;
+    const before = await testDb().run.count({ where: { workspaceId: ws.id } });
+    expect(await rows()).toBe(4);
+
+    await testDb().target.delete({ where: { id: await id("target", "docker@b") } });
+    expect(await rows()).toBe(3);
+    await testDb().service.delete({ where: { id: await id("service", "db") } });
+    expect(await rows()).toBe(2);
+    await testDb().environment.delete({ where: { id: await id("environment", "prod") } });
+    expect(await rows()).toBe(1);
+    expect(await testDb().run.count({ where: { workspaceId: ws.id } })).toBe(before);
+  });
+
+  it("refuses a history row that names a service, environment or target that does not exist", async () => {
+    const [row] = await testDb().run.findMany({ where: { workspaceId: ws.id }, take: 1 });
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const before = await testDb().run.count({ where: { workspaceId: ws.id } });
+    for (const column of ["service_id", "environment_id", "target_id"]) {
+      const insert = testDb().$executeRawUnsafe(
+        `INSERT INTO runs (workspace_id, service_id, environment_id, target_id, image, repository, tag, "from")
+         SELECT workspace_id, ${column === "service_id" ? `'${missing}'` : "service_id"}, ${column === "environment_id" ? `'${missing}'` : "environment_id"},
+                ${column === "target_id" ? `'${missing}'` : "target_id"}, image, repository, tag, "from" FROM runs WHERE id = $1`, row!.id);
+      await expect(insert).rejects.toMatchObject({ meta: { driverAdapterError: { cause: { originalCode: "23503" } } } });
+    }
+    expect(await testDb().run.count({ where: { workspaceId: ws.id } })).toBe(before);
+  });
+
   it("keeps workspaces apart: another workspace sees none of it", async () => {
     const other = await makeWorkspace("report-other");
     const m = await api(other.viewer).get("/api/v1/matrix");

@@ -203,9 +203,10 @@ describe("query plans on a seeded fleet", () => {
 
     // Agent intake: a target's whole state, with one image changed and one workload gone.
     const target = await db.target.findFirstOrThrow({ where: { workspaceId, name: "k8s@dev-1" }, select: { id: true, name: true } });
-    const open = await db.run.findMany({ where: { targetId: target.id, to: null }, select: { image: true, service: { select: { name: true } }, from: true, digest: true }, take: 50 });
+    const open = await db.run.findMany({ where: { targetId: target.id, to: null }, select: { image: true, serviceId: true, from: true, digest: true }, take: 50 });
+    const serviceNames = new Map((await db.service.findMany({ where: { id: { in: open.map((r) => r.serviceId) } }, select: { id: true, name: true } })).map((s) => [s.id, s.name] as const));
     const workloads = open.map((r, i) => ({
-      service: r.service.name, container: "app", main: true, image: i === 0 ? r.image.replace(/:[^:]+$/, ":99.0.0") : r.image,
+      service: serviceNames.get(r.serviceId)!, container: "app", main: true, image: i === 0 ? r.image.replace(/:[^:]+$/, ":99.0.0") : r.image,
       digest: i === 0 ? null : r.digest, platform_digest: null, platform: null,
       since: (i === 0 ? new Date(now.getTime() - 60_000) : r.from).toISOString(),
     })).slice(0, -1);

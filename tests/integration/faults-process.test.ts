@@ -143,9 +143,11 @@ async function runAgents(opts: { prefix: string; agents: number; key: string; ta
 
 /** Every acknowledged round is one history row, once: per target exactly rounds[a] rows, tags 1.0.0 … 1.(n-1).0. */
 async function expectIntakeStored(workspaceId: string, prefix: string, tally: Tally) {
-  const rows = await db.run.findMany({ where: { workspaceId, target: { name: { startsWith: `docker@${prefix}-` } } }, select: { tag: true, to: true, target: { select: { name: true } } } });
+  const targets = await db.target.findMany({ where: { workspaceId, name: { startsWith: `docker@${prefix}-` } }, select: { id: true, name: true } });
+  const targetName = new Map(targets.map((t) => [t.id, t.name] as const));
+  const rows = await db.run.findMany({ where: { workspaceId, targetId: { in: [...targetName.keys()] } }, select: { tag: true, to: true, targetId: true } });
   for (const [a, rounds] of tally.rounds.entries()) {
-    const tags = rows.filter((r) => r.target.name === `docker@${prefix}-${a}`).map((r) => r.tag).sort();
+    const tags = rows.filter((r) => targetName.get(r.targetId) === `docker@${prefix}-${a}`).map((r) => r.tag).sort();
     const expected = Array.from({ length: rounds }, (_, r) => `1.${r}.0`).sort();
     expect(tags).toEqual(expected);
   }
@@ -238,7 +240,8 @@ describe("PostgreSQL restarted", () => {
     expect(tags).toHaveLength(REPOS);
     expect(tags.every((t) => t._count === 2)).toBe(true);
     // The server's own intake rows of the seed report were not duplicated by the retries around the restart.
-    expect(await db.run.count({ where: { workspaceId: ws.id, target: { name: "docker@checks" } } })).toBe(REPOS);
+    const checksTarget = await db.target.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId: ws.id, name: "docker@checks" } }, select: { id: true } });
+    expect(await db.run.count({ where: { workspaceId: ws.id, targetId: checksTarget.id } })).toBe(REPOS);
 
     await stopChild(worker);
     console.log(`pg restart: ${tally.acked} reports acknowledged, ${tally.refused503} refused with 503 and retried, statuses ${JSON.stringify(tally.statuses)}; ${checkedAtRestart}/${REPOS} repositories checked when PostgreSQL stopped`);

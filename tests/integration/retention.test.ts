@@ -123,8 +123,9 @@ describe("retention", () => {
     const after = await db.run.findMany({ select: { id: true } });
     expect(after.map((r) => r.id).sort()).toEqual(before.map((r) => r.id).filter((id) => !gone.has(id)).sort());
     // Nothing open went; the service that left keeps its last row; nothing left is older than the cutoff but last rows.
-    expect(await db.run.count({ where: { service: { name: "ancient" } } })).toBe(1);
-    expect((await db.run.findMany({ where: { service: { name: "gone" } }, select: { tag: true } })).map((r) => r.tag)).toEqual(["1.1.0"]);
+    const serviceIds = async (name: string) => ({ in: (await db.service.findMany({ where: { name }, select: { id: true } })).map((s) => s.id) });
+    expect(await db.run.count({ where: { serviceId: await serviceIds("ancient") } })).toBe(1);
+    expect((await db.run.findMany({ where: { serviceId: await serviceIds("gone") }, select: { tag: true } })).map((r) => r.tag)).toEqual(["1.1.0"]);
     expect(await db.drift.count()).toBe(driftsBefore - 1);
     expect(await db.drift.count({ where: { resolvedAt: { lt: cutoff } } })).toBe(0);
     expect(await db.drift.count({ where: { openedAt: { lt: cutoff }, active: true } })).toBe(1);

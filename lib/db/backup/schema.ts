@@ -31,8 +31,19 @@ export async function listTablesInLoadOrder(client: pg.ClientBase): Promise<stri
      JOIN pg_namespace n ON n.oid = ch.relnamespace
      WHERE k.contype = 'f' AND n.nspname = current_schema() AND ch.oid <> pa.oid`,
   );
-  return orderByDependencies(tables.rows.map((r) => r.name), edges.rows);
+  return orderByDependencies(tables.rows.map((r) => r.name), [...edges.rows, ...KEPT_BY_TRIGGERS]);
 }
+
+/**
+ * References kept by triggers rather than foreign keys, which the catalog does not list as such: history
+ * rows are checked against their service, environment and target per statement (prisma/migrations/
+ * 20261125161121_runs_checked_per_statement), so those load first.
+ */
+const KEPT_BY_TRIGGERS = [
+  { child: "runs", parent: "services" },
+  { child: "runs", parent: "environments" },
+  { child: "runs", parent: "targets" },
+];
 
 /** Topological order, alphabetical among equals; tables caught in a cycle come last, alphabetically. */
 export function orderByDependencies(tables: string[], edges: { child: string; parent: string }[]): string[] {
