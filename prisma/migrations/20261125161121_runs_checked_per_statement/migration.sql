@@ -30,31 +30,18 @@ CREATE TRIGGER runs_parents_exist AFTER INSERT ON "runs" REFERENCING NEW TABLE A
   FOR EACH STATEMENT EXECUTE FUNCTION runs_parents_exist();
 
 -- A service's, environment's or target's history goes with it, as the keys'
--- ON DELETE CASCADE did (a workspace takes all three with it).
-CREATE FUNCTION delete_runs_of_services() RETURNS trigger LANGUAGE plpgsql AS $$
+-- ON DELETE CASCADE did (a workspace takes all three with it). The argument
+-- names the column of runs that refers to the table the rows were deleted from.
+CREATE FUNCTION delete_runs_with_parent() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM runs r USING gone g WHERE r.workspace_id = g.workspace_id AND r.service_id = g.id;
-  RETURN NULL;
-END
-$$;
-
-CREATE FUNCTION delete_runs_of_environments() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM runs r USING gone g WHERE r.workspace_id = g.workspace_id AND r.environment_id = g.id;
-  RETURN NULL;
-END
-$$;
-
-CREATE FUNCTION delete_runs_of_targets() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  DELETE FROM runs r USING gone g WHERE r.target_id = g.id;
+  EXECUTE format('DELETE FROM runs r USING gone g WHERE r.workspace_id = g.workspace_id AND r.%I = g.id', TG_ARGV[0]);
   RETURN NULL;
 END
 $$;
 
 CREATE TRIGGER runs_go_with_services AFTER DELETE ON "services" REFERENCING OLD TABLE AS gone
-  FOR EACH STATEMENT EXECUTE FUNCTION delete_runs_of_services();
+  FOR EACH STATEMENT EXECUTE FUNCTION delete_runs_with_parent('service_id');
 CREATE TRIGGER runs_go_with_environments AFTER DELETE ON "environments" REFERENCING OLD TABLE AS gone
-  FOR EACH STATEMENT EXECUTE FUNCTION delete_runs_of_environments();
+  FOR EACH STATEMENT EXECUTE FUNCTION delete_runs_with_parent('environment_id');
 CREATE TRIGGER runs_go_with_targets AFTER DELETE ON "targets" REFERENCING OLD TABLE AS gone
-  FOR EACH STATEMENT EXECUTE FUNCTION delete_runs_of_targets();
+  FOR EACH STATEMENT EXECUTE FUNCTION delete_runs_with_parent('target_id');
