@@ -192,11 +192,22 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptio
   }
 
   await ensureDatabase(creds, port);
-  const stop = async () => {
-    const r = await run(bin.pg_ctl, ["stop", "-D", pgdir, "-m", "fast", "-w", "-t", "60"], id);
-    if (r.code !== 0 && !/not running|No such file/i.test(r.output)) log(`pg_ctl stop: ${r.output.trim()}`);
-  };
-  return { url: urlFor(creds, port), port, adopted, stop };
+  return { url: urlFor(creds, port), port, adopted, stop: () => stopServer(bin, pgdir, id, log) };
+}
+
+async function stopServer(bin: Binaries, pgdir: string, id: { uid: number; gid: number } | null, log: (line: string) => void): Promise<void> {
+  const r = await run(bin.pg_ctl, ["stop", "-D", pgdir, "-m", "fast", "-w", "-t", "60"], id);
+  if (r.code !== 0 && !/not running|No such file/i.test(r.output)) log(`pg_ctl stop: ${r.output.trim()}`);
+}
+
+/**
+ * Stop the embedded server under `dataDir`, if one runs there: for a harness that removes the directory
+ * while the process that started the server may still be shutting down (the server would outlive it).
+ */
+export async function stopEmbeddedPostgres(dataDir: string, opts: Pick<EmbeddedOptions, "log"> = {}): Promise<void> {
+  const pgdir = path.join(dataDir, "pg");
+  if (!existsSync(path.join(pgdir, "postmaster.pid"))) return;
+  await stopServer(await loadBinaries(), pgdir, serverIdentity(), opts.log ?? (() => {}));
 }
 
 async function ensureDatabase(creds: Credentials, port: number) {
