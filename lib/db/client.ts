@@ -29,11 +29,11 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
  * The rows of one statement, sent on the client's own pool without Prisma's query engine, which costs
  * about three times the driver's own CPU for a statement with array parameters (a report's write). For
  * hot paths only: values come back as `pg` parses them (bigint as string, timestamptz as Date), and errors
- * are `pg`'s own (lib/db/errors.ts reads both). Any other client (a transaction's) runs it through Prisma.
+ * are `pg`'s own (lib/db/errors.ts reads both). Not inside a transaction: the statement takes any connection.
  */
-export async function queryRows<T>(db: Db | Prisma.TransactionClient, sql: Prisma.Sql): Promise<T[]> {
+export async function queryRows<T>(db: Db, sql: Prisma.Sql): Promise<T[]> {
   const pooled = (db as unknown as Record<symbol, Pooled | undefined>)[POOL];
-  if (!pooled) return db.$queryRaw<T[]>(sql);
+  if (!pooled) throw new Error("queryRows: the client was not made by createDb");
   const name = pooled.statementName?.({ sql: sql.text }) || undefined;
   const result = await pooled.pool.query<T & pg.QueryResultRow>({ name, text: sql.text, values: sql.values });
   return result.rows;

@@ -19,7 +19,8 @@ export function sqlStateOf(err: unknown): string {
 
 /** What `pg` throws when it has no connection to the server (before any SQLSTATE). */
 const LOST_CONNECTION = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND)$/;
-const LOST_CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+/** The messages of a lost or refused connection, from pg, pg-pool or the server, however they are wrapped. */
+export const LOST_CONNECTION_MESSAGE = /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|is not queryable|too many clients|timeout exceeded when trying to connect/i;
 
 /**
  * The database went away or is not taking work yet (a restart, a failover, the connection limit): an

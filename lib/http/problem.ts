@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "@/lib/domain/errors";
 import { log } from "@/lib/log";
-import { databaseUnreachable } from "@/lib/db/errors";
+import { databaseUnreachable, LOST_CONNECTION_MESSAGE } from "@/lib/db/errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -75,7 +75,7 @@ export function errorToResponse(err: unknown): Response {
   if (e?.code === "P2002") return problemResponse("conflict", "An object with that name already exists.");
   if (e?.code === "P2025") return problemResponse("not_found", "The object was not found.");
   // No database connection within the wait: overload or a database restart. Clients retry.
-  if (e?.code === "P2028" || e?.code === "P1001" || e?.code === "P1017" || databaseUnreachable(err) || /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|is not queryable|too many clients/i.test(String(e?.message))) {
+  if (e?.code === "P2028" || e?.code === "P1001" || e?.code === "P1017" || databaseUnreachable(err) || LOST_CONNECTION_MESSAGE.test(String(e?.message))) {
     log.warn("database busy or unreachable", { error: String(e?.message).slice(0, 200) });
     return problemResponse("unavailable", "The database is busy or unreachable; retry shortly.", { headers: { "retry-after": "2" } });
   }
