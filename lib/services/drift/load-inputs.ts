@@ -189,7 +189,7 @@ type RunImage = { tag: string; tagVersion: string | null; resolvedVersion: strin
 type Newest = { from: number; id: number; repository: string };
 
 /**
- * The open main rows in history order (run id), with their images (`version` is left
+ * The open main rows, each service's together and in history order (run id), with their images (`version` is left
  * null: it is worked out from the images once the upstream tags are known), and per
  * service the repository its main containers run now (the newest open main row), else
  * the one its Compose files declare (the newest open declared row): loadServiceFacts'
@@ -201,7 +201,7 @@ function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string 
   const groups = JSON.parse(doc.runs) as Group[];
   const targets = (JSON.parse(doc.targets) as [string, string][]).map(([id, name]) => ({ id, name }));
 
-  // First pass: the newest rows per service, and the range of the main rows' ids.
+  // First pass: the newest rows per service, and how many main rows there are.
   const runningBy = new Map<string, Newest>();
   const declaredBy = new Map<string, Newest>();
   const note = (by: Map<string, Newest>, serviceId: string, from: number, id: number, repository: string) => {
@@ -209,8 +209,6 @@ function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string 
     if (best === undefined || from > best.from || (from === best.from && id > best.id)) by.set(serviceId, { from, id, repository });
   };
   let count = 0;
-  let minId = Number.POSITIVE_INFINITY;
-  let maxId = Number.NEGATIVE_INFINITY;
   for (const [serviceId, , , , , repository, main, cells] of groups) {
     let runningFrom = Number.NEGATIVE_INFINITY, runningId = Number.NEGATIVE_INFINITY;
     let declaredFrom = Number.NEGATIVE_INFINITY, declaredId = Number.NEGATIVE_INFINITY;
@@ -226,10 +224,7 @@ function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string 
         runningFrom = from;
         runningId = id;
       }
-      if (main !== 1) continue;
-      count++;
-      if (id < minId) minId = id;
-      if (id > maxId) maxId = id;
+      if (main === 1) count++;
     }
     if (declaredId !== Number.NEGATIVE_INFINITY) note(declaredBy, serviceId, declaredFrom, declaredId, repository);
     if (runningId !== Number.NEGATIVE_INFINITY) note(runningBy, serviceId, runningFrom, runningId, repository);
@@ -238,36 +233,38 @@ function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string 
   for (const [serviceId, newest] of declaredBy) running.set(serviceId, newest.repository);
   for (const [serviceId, newest] of runningBy) running.set(serviceId, newest.repository);
 
-  // History order: each row's place is its id's rank among the ids (counted over the id
-  // range when that is not much wider than the rows, else sorted).
-  const range = count === 0 ? 0 : maxId - minId + 1;
-  const rank = range <= 32 * count + 4096 ? new Int32Array(range) : null;
-  if (rank !== null) {
-    for (const [, , , , , , main, cells] of groups) {
-      if (main === 1) for (let i = 0; i < cells.length; i += 5) rank[(cells[i] as number) - minId] = 1;
-    }
-    for (let j = 0, k = 0; j < range; j++) if (rank[j] !== 0) rank[j] = k++;
-  }
-  const runs = new Array<CurrentRun>(count);
-  const images = new Array<RunImage>(count);
-  const ids: number[] = [];
-  let k = 0;
+  // Each service's rows together, in history order (run id) within the service: detection
+  // walks a service at a time, and rows it reads together sit together in memory (history
+  // order across the workspace scattered them over the heap: at 96,000 rows grouping them
+  // and reading them per service cost twice as much a row as at 24,000).
+  type Placed = { id: number; run: CurrentRun; image: RunImage };
+  const byService = new Map<string, Placed[]>();
   for (const [serviceId, resolvedVersion, digest, tag, tagVersion, , main, cells] of groups) {
     if (main !== 1) continue;
     const image: RunImage = { tag, tagVersion, resolvedVersion, digest, key: `${tag}\u0000${tagVersion ?? "\u0001"}\u0000${resolvedVersion ?? "\u0001"}`, version: undefined };
+    let placed = byService.get(serviceId);
+    if (placed === undefined) byService.set(serviceId, (placed = []));
     for (let i = 0; i < cells.length; i += 5) {
-      const id = cells[i] as number;
       const environment = environments[cells[i + 1] as number] as { id: string };
       const target = targets[cells[i + 2] as number] as { id: string; name: string };
-      const at = rank === null ? k++ : (rank[id - minId] as number);
-      runs[at] = { serviceId, environmentId: environment.id, targetId: target.id, targetName: target.name, tag, version: null, digest, since: new Date(cells[i + 4] as number), declared: cells[i + 3] === 1 };
-      images[at] = image;
-      if (rank === null) ids.push(id);
+      placed.push({
+        id: cells[i] as number,
+        run: { serviceId, environmentId: environment.id, targetId: target.id, targetName: target.name, tag, version: null, digest, since: new Date(cells[i + 4] as number), declared: cells[i + 3] === 1 },
+        image,
+      });
     }
   }
-  if (rank !== null) return { runs, images, running };
-  const order = Array.from(runs.keys()).sort((a, b) => (ids[a] as number) - (ids[b] as number));
-  return { runs: order.map((i) => runs[i] as CurrentRun), images: order.map((i) => images[i] as RunImage), running };
+  const runs = new Array<CurrentRun>(count);
+  const images = new Array<RunImage>(count);
+  let k = 0;
+  for (const placed of byService.values()) {
+    placed.sort((a, b) => a.id - b.id);
+    for (const { run, image } of placed) {
+      runs[k] = run;
+      images[k++] = image;
+    }
+  }
+  return { runs, images, running };
 }
 
 /** loadServiceFacts' answer, from the same rows. */
