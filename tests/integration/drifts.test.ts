@@ -361,6 +361,47 @@ describe("drift inputs agree with the matrix's read models", () => {
     expect(fromMatrix).toContain("web|docker@p1|1.2.1");
   });
 
+  it("reads the same inputs a range of services at a time, and evaluation finds the same drift whatever the range", async () => {
+    const ws = await makeWorkspace("drift-chunks");
+    await pipeline(ws, [["dev", 0], ["staging", 1], ["production", 2]]);
+    const names = ["api", "billing", "cart", "docs", "edge", "feed", "gate"];
+    await report(ws, "staging", "docker@s1", names.map((n, i) => workload(n, `1.${i + 1}.0`, ago(3 * DAY), 50 + i)));
+    await report(ws, "production", "docker@p1", names.map((n, i) => workload(n, `1.${i}.0`, ago(5 * DAY), 60 + i)));
+    await report(ws, "production", "docker@p2", names.slice(0, 3).map((n, i) => workload(n, `1.${i + 1}.0`, ago(2 * DAY), 70 + i)));
+    await report(ws, "staging", "git@repo", names.slice(2).map((n, i) => ({ ...workload(n, `2.${i}.0`, ago(DAY)), digest: null })), "compose_git");
+    await report(ws, "dev", "git@dev", names.slice(4).map((n) => ({ ...workload(n, "3.0.0", ago(DAY)), digest: null })), "compose_git");
+    const db = testDb();
+
+    const { loadDriftInputs, readDriftInputsByChunk } = await import("@/lib/services/drift/load-inputs");
+    const now = new Date();
+    const whole = await loadDriftInputs(db, { eolEnabled: false }, ws.id, now);
+    const row = (r: (typeof whole.current)[number]) => [r.serviceId, r.environmentId, r.targetId, r.targetName, r.tag, r.version, r.digest, r.declared, r.since.toISOString()].join("|");
+    for (const size of [1, 2, 3, 1000]) {
+      const reader = readDriftInputsByChunk(db, { eolEnabled: false }, ws.id, now, size);
+      const chunks = [];
+      for (let inputs = await reader.next(); inputs !== null; inputs = await reader.next()) chunks.push(inputs);
+      expect(chunks.length).toBe(Math.ceil(names.length / size));
+      // Each range is its own services, in id order, with their rows and upstream tags.
+      const ids = chunks.flatMap((c) => c.services.map((s) => s.id));
+      expect(ids).toEqual([...ids].sort());
+      expect(new Set(ids)).toEqual(new Set(whole.services.map((s) => s.id)));
+      for (const c of chunks) expect(c.current.every((r) => c.services.some((s) => s.id === r.serviceId))).toBe(true);
+      expect(chunks.flatMap((c) => c.current.map(row)).sort()).toEqual(whole.current.map(row).sort());
+      expect(chunks.flatMap((c) => c.facts).sort((a, b) => a.id.localeCompare(b.id))).toEqual([...whole.facts].sort((a, b) => a.id.localeCompare(b.id)));
+      for (const c of chunks) for (const s of c.services) expect(c.upstreamTags.get(s.id)).toEqual(whole.upstreamTags.get(s.id));
+    }
+
+    // Evaluated a service at a time, then all at once: the same differences, nothing to change.
+    const config = { eolEnabled: false, baseUrl: "http://drift.test" };
+    const first = await evaluateWorkspaceDrift({ db, config, now, chunkServices: 1 }, ws.id);
+    expect(first.differences).toBeGreaterThan(3);
+    const again = await evaluateWorkspaceDrift({ db, config, now }, ws.id);
+    expect(again).toMatchObject({ differences: first.differences, opened: 0, updated: 0, resolved: 0, events: 0 });
+    const thirds = await evaluateWorkspaceDrift({ db, config, now, chunkServices: 3 }, ws.id);
+    expect(thirds).toMatchObject({ differences: first.differences, opened: 0, updated: 0, resolved: 0, events: 0 });
+    expect(new Set((await drifts(ws)).map((d) => d.kind))).toEqual(new Set(["env", "inconsistent", "declared"]));
+  });
+
   it("gives the same service facts as loadServiceFacts: running, declared, own and catalog repositories, check state, policies", async () => {
     const ws = await makeWorkspace("drift-facts");
     await report(ws, "production", "docker@p1", [

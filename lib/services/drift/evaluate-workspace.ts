@@ -8,16 +8,20 @@ import type { Config } from "@/lib/config";
 import { Prisma, type Db } from "@/lib/db/client";
 import {
   ackLiftedNow, createJumpFinder, createVersionComparator, detectDifferences, groupCurrentRuns, driftKeyOf, indexRunningVersions, planLifecycle,
-  type AckRecord, type CurrentRun, type Difference, type DriftRecord, type EnvironmentInfo, type LifecyclePlan,
+  type AckRecord, type CurrentRun, type Difference, type DriftRecord, type EnvironmentInfo, type LifecyclePlan, type ServiceInput,
 } from "@/lib/domain/drift";
 import { detectEnvDrift } from "@/lib/domain/drift/detect-env";
 import type { EffectivePolicy } from "@/lib/domain/policy";
 import { log } from "@/lib/log";
 import { createEvaluationQueue, type EvaluationQueue, type QueueTiming } from "./evaluation-queue";
-import { loadClosedHistory, loadDriftInputs, type DriftInputs } from "./load-inputs";
+import { loadClosedHistory, readDriftInputsByChunk, type DriftInputs } from "./load-inputs";
 import { persistPlan, type PlanNames } from "./persist-plan";
 
-export type EvaluateDeps = { db: Db; config: Pick<Config, "eolEnabled" | "baseUrl">; now: Date };
+export type EvaluateDeps = {
+  db: Db; config: Pick<Config, "eolEnabled" | "baseUrl">; now: Date;
+  /** Services read and detected at a time (default DRIFT_CHUNK_SERVICES). */
+  chunkServices?: number;
+};
 
 export type EvaluationResult = {
   workspaceId: string;
@@ -104,16 +108,24 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
 
       // Under the lock, read on other connections in parallel: every writer of this
       // workspace's drift holds the same lock, so the records read are the latest.
-      const [inputs, records, acks] = await Promise.all([
-        loadDriftInputs(deps.db, deps.config, workspaceId, now),
-        loadLiveRecords(deps.db, workspaceId),
-        loadOpenAcks(deps.db, workspaceId, now),
-      ]);
-      const differences = await detectWithHistory(deps.db, workspaceId, inputs, records, now);
-      const policies = new Map<string, EffectivePolicy>(inputs.services.map((s) => [s.id, s.policy] as const));
-      // Only acknowledgements read what runs: index the services that have one.
+      // What runs is read and detected a range of services at a time (readDriftInputsByChunk).
+      const reader = readDriftInputsByChunk(deps.db, deps.config, workspaceId, now, deps.chunkServices);
+      const [records, acks] = await Promise.all([loadLiveRecords(deps.db, workspaceId), loadOpenAcks(deps.db, workspaceId, now)]);
+      const liveEnv = new Set(records.filter((r) => r.kind === "env").map(driftKeyOf));
+      // Only acknowledgements read what runs: keep the rows of the services that have one.
       const acked = new Set(acks.map((a) => a.serviceId));
-      const runningVersions = indexRunningVersions(acked.size === 0 ? [] : inputs.current.filter((run) => acked.has(run.serviceId)));
+      const differences: Difference[] = [];
+      const services: ServiceInput[] = [];
+      const ackedRuns: CurrentRun[] = [];
+      let environments: readonly EnvironmentInfo[] = [];
+      for (let inputs = await reader.next(); inputs !== null; inputs = await reader.next()) {
+        for (const d of await detectWithHistory(deps.db, workspaceId, inputs, liveEnv, now)) differences.push(d);
+        for (const service of inputs.services) services.push(service);
+        if (acked.size > 0) for (const run of inputs.current) if (acked.has(run.serviceId)) ackedRuns.push(run);
+        environments = inputs.environments;
+      }
+      const policies = new Map<string, EffectivePolicy>(services.map((s) => [s.id, s.policy] as const));
+      const runningVersions = indexRunningVersions(ackedRuns);
       const plan: LifecyclePlan = planLifecycle({ records, differences, policies, acks, currentVersions: runningVersions, now });
       const lifted = ackLiftedNow({ acks, runningVersions, now });
 
@@ -122,8 +134,8 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
       const names: PlanNames = {
         workspace: workspace.name,
         baseUrl: deps.config.baseUrl,
-        services: hasEvents ? new Map(inputs.services.map((s) => [s.id, { name: s.name, team: s.team }] as const)) : new Map(),
-        environments: hasEvents ? new Map(inputs.environments.map((e) => [e.id, e.name] as const)) : new Map(),
+        services: hasEvents ? new Map(services.map((s) => [s.id, { name: s.name, team: s.team }] as const)) : new Map(),
+        environments: hasEvents ? new Map(environments.map((e) => [e.id, e.name] as const)) : new Map(),
       };
       const written = await persistPlan(tx, { workspaceId, plan, records, lifted, names, now, newId: randomUUID });
       return {
@@ -174,10 +186,9 @@ async function loadOpenAcks(db: Db, workspaceId: string, now: Date): Promise<Ack
  * opened_at), so history is read for those few pairs, and detection runs
  * again for their services alone.
  */
-async function detectWithHistory(db: Db, workspaceId: string, inputs: DriftInputs, records: DriftRecord[], now: Date): Promise<Difference[]> {
+async function detectWithHistory(db: Db, workspaceId: string, inputs: DriftInputs, live: ReadonlySet<string>, now: Date): Promise<Difference[]> {
   const base = { environments: inputs.environments, services: inputs.services, current: inputs.current, now };
   const first = detectDifferences({ ...base, history: [] });
-  const live = new Set(records.filter((r) => r.kind === "env").map(driftKeyOf));
   const fresh = first.filter((d) => d.kind === "env" && !live.has(driftKeyOf(d)));
   if (fresh.length === 0) return first;
 

@@ -34,15 +34,75 @@ export function policyOf(facts: Pick<ServiceFacts, "policy" | "repository" | "ru
 }
 
 export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">, workspaceId: string, now: Date): Promise<DriftInputs> {
-  const repositoryOf = (f: ServiceFacts) => f.repository ?? f.runningRepository;
   const [doc, upstream] = await Promise.all([
     readWorkspace(db, workspaceId),
     // Every repository the services may name, beside the facts that name them rather than after.
     loadUpstreamTags(db, workspaceId, null),
   ]);
+  return buildInputs(db, config, now, doc, JSON.parse(doc.services) as ServiceRow[], upstream);
+}
+
+/** Services a chunk of the drift evaluation reads at a time (readDriftInputsByChunk). */
+export const DRIFT_CHUNK_SERVICES = 1_000;
+/**
+ * Ranges read ahead of the one being worked out: PostgreSQL's share of a range
+ * is larger than this process's, so two at once keep both of a small machine's cores busy.
+ */
+const READS_AHEAD = 2;
+
+/** Hands out the inputs of one range of services at a time; null once every range was read. */
+export type ChunkReader = { next: () => Promise<DriftInputs | null> };
+
+/**
+ * loadDriftInputs for a range of services at a time, in service id order (the
+ * index of open rows by workspace and service reads just that range): the
+ * evaluation's memory is then one chunk's rows, not the workspace's, whatever
+ * the workspace's size, and PostgreSQL reads the next range while this process
+ * works out the current one. The reads start at once. Each range is read in a
+ * snapshot of its own: a service's rows are always read together, and a
+ * service's drift depends on its own rows alone. A service created after the
+ * list was read is left for the next evaluation.
+ */
+export function readDriftInputsByChunk(
+  db: Db, config: Pick<Config, "eolEnabled">, workspaceId: string, now: Date, chunkSize = DRIFT_CHUNK_SERVICES,
+): ChunkReader {
+  const quiet = <T>(p: Promise<T>) => (p.catch(() => undefined), p); // awaited later; not an unhandled rejection meanwhile
+  const listed = quiet(Promise.all([readServiceRows(db, workspaceId), loadUpstreamTags(db, workspaceId, null)]).then(([rows, upstream]) => {
+    // uuids sort as their lower-case text does, as PostgreSQL sorts them
+    rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const chunks: ServiceRow[][] = [];
+    for (let i = 0; i < rows.length; i += chunkSize) chunks.push(rows.slice(i, i + chunkSize));
+    return { chunks, upstream };
+  }));
+  const read = (rows: ServiceRow[]) => quiet(readWorkspace(db, workspaceId, { services: false, range: [rows[0]![0], rows.at(-1)![0]] }));
+  const reads: Promise<WorkspaceDocument>[] = [];
+  let asked = 0;
+  let given = 0;
+  const fill = (chunks: ServiceRow[][]) => {
+    while (reads.length < READS_AHEAD && asked < chunks.length) reads.push(read(chunks[asked++]!));
+  };
+  quiet(listed.then(({ chunks }) => fill(chunks)));
+  return {
+    next: async () => {
+      const { chunks, upstream } = await listed;
+      if (given >= chunks.length) return null;
+      fill(chunks);
+      const doc = await reads.shift()!;
+      const rows = chunks[given++]!;
+      fill(chunks);
+      return buildInputs(db, config, now, doc, rows, upstream);
+    },
+  };
+}
+
+/** The inputs of the services `serviceRows` from a document read for them (or for the whole workspace). */
+async function buildInputs(
+  db: Db, config: Pick<Config, "eolEnabled">, now: Date, doc: WorkspaceDocument, serviceRows: readonly ServiceRow[], upstream: Map<string, UpstreamTags>,
+): Promise<DriftInputs> {
+  const repositoryOf = (f: ServiceFacts) => f.repository ?? f.runningRepository;
   const environments = (JSON.parse(doc.environments) as [string, string, number, boolean][]).map(([id, name, position, production]) => ({ id, name, position, production }));
   const { runs, images, running } = decodeRuns(doc, environments);
-  const facts = decodeFacts(doc, running, upstream);
+  const facts = decodeFacts(serviceRows, running, upstream);
 
   const upstreamTags = new Map<string, readonly string[] | null>();
   const upstreamBy = new Map<string, UpstreamTags | undefined>();
@@ -156,7 +216,9 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
  * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
  */
-async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocument> {
+async function readWorkspace(db: Db, workspaceId: string, opts: { services?: boolean; range?: [string, string] } = {}): Promise<WorkspaceDocument> {
+  const services = opts.services === false ? Prisma.sql`'[]'` : Prisma.sql`(${servicesDocument(workspaceId)})`;
+  const range = opts.range ? Prisma.sql`AND r.service_id BETWEEN ${opts.range[0]}::uuid AND ${opts.range[1]}::uuid` : Prisma.empty;
   const [row] = await largeRead<WorkspaceDocument>(db, Prisma.sql`
     WITH e AS (SELECT id, name, position, production, row_number() OVER (ORDER BY position, name) - 1 AS n FROM environments WHERE workspace_id = ${workspaceId}::uuid),
          t AS (SELECT id, name, row_number() OVER (ORDER BY id) - 1 AS n FROM targets WHERE workspace_id = ${workspaceId}::uuid),
@@ -166,18 +228,31 @@ async function readWorkspace(db: Db, workspaceId: string): Promise<WorkspaceDocu
              || ',[' || r.runs || ']]', ','), '') || ']' AS runs,
            (SELECT coalesce(json_agg(json_build_array(e.id, e.name, e.position, e.production) ORDER BY e.n), '[]')::text FROM e) AS environments,
            (SELECT coalesce(json_agg(json_build_array(t.id, t.name) ORDER BY t.n), '[]')::text FROM t) AS targets,
-           (SELECT coalesce(json_agg(json_build_array(s.id, s.name, s.team, s.application, s.repository, s.policy, (extract(epoch from s.created_at) * 1000)::bigint) ORDER BY s.name), '[]')::text
-              FROM services s WHERE s.workspace_id = ${workspaceId}::uuid) AS services
+           ${services} AS services
     FROM (
       SELECT r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main,
              string_agg(concat_ws(',', r.id, e.n, (SELECT place FROM tn) ->> r.target_id::text, r.declared::int, round(date_part('epoch', r."from") * 1000)::bigint), ',') AS runs
       FROM runs r
       JOIN e ON e.id = r.environment_id
-      WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared)
+      WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared) ${range}
       GROUP BY r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main
     ) r
     ${RESOLVED_TAG_JOIN}`);
   return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]" };
+}
+
+/** A service as readWorkspace sends it: id, name, team, application, repository, policy, created_at (ms). */
+type ServiceRow = [string, string, string | null, string | null, string | null, unknown, number];
+
+/** The workspace's services (loadServiceFacts' rows), in name order, as one JSON document. */
+function servicesDocument(workspaceId: string): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(json_agg(json_build_array(s.id, s.name, s.team, s.application, s.repository, s.policy, (extract(epoch from s.created_at) * 1000)::bigint) ORDER BY s.name), '[]')::text
+    FROM services s WHERE s.workspace_id = ${workspaceId}::uuid`;
+}
+
+async function readServiceRows(db: Db, workspaceId: string): Promise<ServiceRow[]> {
+  const [row] = await db.$queryRaw<{ j: string }[]>`SELECT (${servicesDocument(workspaceId)}) AS j`;
+  return JSON.parse(row?.j ?? "[]") as ServiceRow[];
 }
 
 /**
@@ -268,9 +343,8 @@ function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string 
 }
 
 /** loadServiceFacts' answer, from the same rows. */
-function decodeFacts(doc: WorkspaceDocument, running: ReadonlyMap<string, string>, upstream: ReadonlyMap<string, UpstreamTags>): ServiceFacts[] {
-  type Row = [string, string, string | null, string | null, string | null, unknown, number];
-  return (JSON.parse(doc.services) as Row[]).map(([id, name, team, application, repository, policy, createdAt]) => {
+function decodeFacts(rows: readonly ServiceRow[], running: ReadonlyMap<string, string>, upstream: ReadonlyMap<string, UpstreamTags>): ServiceFacts[] {
+  return rows.map(([id, name, team, application, repository, policy, createdAt]) => {
     const runningRepository = running.get(id) ?? null;
     const u = upstream.get(repository ?? runningRepository ?? "")?.check;
     return {
