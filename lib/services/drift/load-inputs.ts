@@ -215,6 +215,8 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  * The JSON is built by hand where json_build_array per row cost more than the scan:
  * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
  * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
+ * With `range`, only the open rows of the services whose ids fall in it (inclusive) are
+ * read, by index; `services: false` leaves the service list out (readDriftInputsByChunk).
  */
 async function readWorkspace(db: Db, workspaceId: string, opts: { services?: boolean; range?: [string, string] } = {}): Promise<WorkspaceDocument> {
   const services = opts.services === false ? Prisma.sql`'[]'` : Prisma.sql`(${servicesDocument(workspaceId)})`;
