@@ -81,7 +81,7 @@ export function readDriftInputsByChunk(
   const fill = (chunks: ServiceRow[][]) => {
     while (reads.length < READS_AHEAD && asked < chunks.length) reads.push(read(chunks[asked++]!));
   };
-  quiet(listed.then(({ chunks }) => fill(chunks)));
+  listed.then(({ chunks }) => fill(chunks), () => undefined); // a failed list is thrown by next()
   return {
     next: async () => {
       const { chunks, upstream } = await listed;
