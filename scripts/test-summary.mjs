@@ -20,5 +20,14 @@ for (const file of readdirSync(dir)) {
     skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   }
 }
+// Checks that are not test runners (type check, lint, …), one line each, written by scripts/test.sh.
+let steps = [];
+try {
+  steps = readFileSync(path.join(dir, "failed-steps"), "utf8").split("\n").filter(Boolean);
+} catch {
+  // none failed
+}
+for (const step of steps) console.log(`failed: ${step}`);
+failed += steps.length;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

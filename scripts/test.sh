@@ -29,12 +29,14 @@ fi
 [ -f lib/db/generated/client.ts ] || node scripts/prisma-generate.mjs || exit 1
 
 step() { echo; echo "=== $*"; }
+# A check that is not a test runner (type check, lint, …) counts as one failed test in the closing line.
+step_failed() { status=1; echo "$1" >> "$results_dir/failed-steps"; }
 
 step "type check"
-npx tsc --noEmit -p tsconfig.json || status=1
+npx tsc --noEmit -p tsconfig.json || step_failed "type check"
 
 step "lint"
-npx eslint --max-warnings 0 . || status=1
+npx eslint --max-warnings 0 . || step_failed "lint"
 
 step "build"
 node scripts/build-if-stale.mjs || exit 1
@@ -47,12 +49,12 @@ mkdir -p "$results_dir/run"
 DRIFTWATCH_TEST_RUN_DIR="$results_dir/run" npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results_dir/integration.json" || status=1
 
 step "secrets in the logs of the integration run"
-node scripts/check-secrets-in-logs.mjs "$results_dir/run" || status=1
+node scripts/check-secrets-in-logs.mjs "$results_dir/run" || step_failed "secrets in the logs"
 
 if [ -z "${DATABASE_URL:-}" ]; then
   step "contract tests against an external PostgreSQL (DATABASE_URL)"
   scratch=$(mktemp -d)
-  url=$(npx tsx scripts/scratch-postgres.ts start "$scratch") || { echo "could not start a scratch PostgreSQL"; status=1; }
+  url=$(npx tsx scripts/scratch-postgres.ts start "$scratch") || { echo "could not start a scratch PostgreSQL"; step_failed "scratch PostgreSQL for the contract tests"; }
   if [ -n "${url:-}" ]; then
     DATABASE_URL="$url" npx vitest run --project integration tests/integration/contract.test.ts \
       --reporter=default --reporter=json --outputFile.json="$results_dir/external.json" || status=1
