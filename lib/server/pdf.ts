@@ -27,7 +27,8 @@ async function loadPlaywright(): Promise<PlaywrightCore | null> {
 }
 
 export function canRenderPdf(): boolean {
-  return existsSync(CHROMIUM_PATH);
+  // An absolute path from the environment: nothing of the project to trace into the build's output.
+  return existsSync(/* turbopackIgnore: true */ CHROMIUM_PATH);
 }
 
 /** The PDF of `url` as the signed-in user sees it (their cookie is passed on), or null when no renderer is available. */
