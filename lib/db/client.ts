@@ -32,11 +32,57 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
  * are `pg`'s own (lib/db/errors.ts reads both). Not inside a transaction: the statement takes any connection.
  */
 export async function queryRows<T>(db: Db, sql: Prisma.Sql): Promise<T[]> {
-  const pooled = (db as unknown as Record<symbol, Pooled | undefined>)[POOL];
-  if (!pooled) throw new Error("queryRows: the client was not made by createDb");
-  const name = pooled.statementName?.({ sql: sql.text }) || undefined;
-  const result = await pooled.pool.query<T & pg.QueryResultRow>({ name, text: sql.text, values: sql.values });
+  const pooled = pooledOf(db);
+  const result = await pooled.pool.query<T & pg.QueryResultRow>(statementOf(pooled, sql));
   return result.rows;
+}
+
+/** Statements of a transaction run by sqlTransaction, on its one connection. */
+export type SqlTx = {
+  rows<T>(sql: Prisma.Sql): Promise<T[]>;
+  /** The number of rows the statement wrote. */
+  execute(sql: Prisma.Sql): Promise<number>;
+};
+
+/**
+ * `fn` in a transaction on one of the pool's connections, without Prisma's query engine: for
+ * transactions whose statements carry large parameters (a drift evaluation that opens 32,000
+ * drifts sends 10 arrays of 32,000 values and a 15 MB JSON document), where the engine cost
+ * more than PostgreSQL's own work. Committed when `fn` resolves, rolled back when it throws.
+ * `timeoutMs` bounds each statement, waits for locks included.
+ */
+export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>, opts: { timeoutMs: number }): Promise<T> {
+  const pooled = pooledOf(db);
+  const client = await pooled.pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT set_config('statement_timeout', $1, true)", [String(opts.timeoutMs)]);
+    const tx: SqlTx = {
+      rows: async <R>(sql: Prisma.Sql) => (await client.query<R & pg.QueryResultRow>(statementOf(pooled, sql))).rows,
+      execute: async (sql) => (await client.query(statementOf(pooled, sql))).rowCount ?? 0,
+    };
+    const result = await fn(tx);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    // A connection that cannot even roll back is closed, not handed to the next caller.
+    await client.query("ROLLBACK").catch((e: unknown) => (broken = e instanceof Error ? e : new Error(String(e))));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+function pooledOf(db: Db): Pooled {
+  const pooled = (db as unknown as Record<symbol, Pooled | undefined>)[POOL];
+  if (!pooled) throw new Error("the client was not made by createDb");
+  return pooled;
+}
+
+/** A statement for pg, prepared on its connection under the client's statement names. */
+function statementOf(pooled: Pooled, sql: Prisma.Sql): pg.QueryConfig {
+  return { name: pooled.statementName?.({ sql: sql.text }) || undefined, text: sql.text, values: sql.values };
 }
 
 const globalForDb = globalThis as unknown as { __driftwatchDb?: { url: string; db: Db } };

@@ -402,6 +402,39 @@ describe("drift inputs agree with the matrix's read models", () => {
     expect(new Set((await drifts(ws)).map((d) => d.kind))).toEqual(new Set(["env", "inconsistent", "declared"]));
   });
 
+  it("writes openings and events a few rows a statement as in one: the same records and payloads", async () => {
+    const ws = await makeWorkspace("drift-write-chunks");
+    await pipeline(ws, [["staging", 10], ["production", 20]]);
+    const names = ["api", "billing", "cart", "docs", "edge"];
+    await report(ws, "staging", "docker@s1", names.map((n, i) => workload(n, `1.${i + 1}.0`, ago(10 * DAY), 80 + i)));
+    await report(ws, "production", "docker@p1", names.map((n, i) => workload(n, `1.${i}.0`, ago(20 * DAY), 90 + i)));
+    const db = testDb();
+    // Everything but the ids and the instant of announcement (each evaluation's own clock).
+    const recordOf = (d: { serviceId: string; environmentId: string; targetId: string | null; kind: string; state: string; running: string | null; expected: string | null; openedAt: Date; active: boolean | null }) =>
+      [d.serviceId, d.environmentId, d.targetId, d.kind, d.state, d.running, d.expected, d.openedAt.toISOString(), d.active].join("|");
+    const written = async () => ({
+      drifts: (await db.drift.findMany({ where: { service: { workspaceId: ws.id } } })).map(recordOf).sort(),
+      events: (await eventsOf(ws)).map((e) => {
+        const { id: _id, occurred_at: _at, announced_at: _announced, ...rest } = e.payload as Record<string, unknown>;
+        return JSON.stringify([e.type, e.routedAt, rest]);
+      }).sort(),
+    });
+    // What the server's evaluation wrote after the reports, in one statement each.
+    const once = await written();
+    expect(once.drifts.length).toBe(names.length);
+    expect(once.events.length).toBe(names.length);
+
+    // Written again two rows a statement (three statements of drifts, three of events).
+    // The server's one-minute tick evaluates this workspace too: not at the turn of a minute.
+    if (new Date().getSeconds() >= 55) await new Promise((r) => setTimeout(r, 7_000));
+    await db.event.deleteMany({ where: { workspaceId: ws.id } });
+    await db.drift.deleteMany({ where: { service: { workspaceId: ws.id } } });
+    const result = await evaluateWorkspaceDrift({ db, config: { eolEnabled: false, baseUrl: baseUrl() }, now: new Date(), writeChunkRows: 2 }, ws.id);
+    expect(result).toMatchObject({ opened: names.length, events: names.length });
+    const chunked = await written();
+    expect(chunked).toEqual(once);
+  });
+
   it("gives the same service facts as loadServiceFacts: running, declared, own and catalog repositories, check state, policies", async () => {
     const ws = await makeWorkspace("drift-facts");
     await report(ws, "production", "docker@p1", [

@@ -5,7 +5,7 @@
 // from the records the previous one left and from data no older than theirs.
 import { randomUUID } from "node:crypto";
 import type { Config } from "@/lib/config";
-import { Prisma, type Db } from "@/lib/db/client";
+import { Prisma, sqlTransaction, type Db } from "@/lib/db/client";
 import {
   ackLiftedNow, createJumpFinder, createVersionComparator, detectDifferences, groupCurrentRuns, driftKeyOf, indexRunningVersions, planLifecycle,
   type AckRecord, type CurrentRun, type Difference, type DriftRecord, type EnvironmentInfo, type LifecyclePlan, type ServiceInput,
@@ -21,6 +21,8 @@ export type EvaluateDeps = {
   db: Db; config: Pick<Config, "eolEnabled" | "baseUrl">; now: Date;
   /** Services read and detected at a time (default DRIFT_CHUNK_SERVICES). */
   chunkServices?: number;
+  /** Drifts or events a statement writes at most (default WRITE_CHUNK_ROWS). */
+  writeChunkRows?: number;
 };
 
 export type EvaluationResult = {
@@ -94,16 +96,18 @@ export async function driftSettled(workspaceId: string, maxMs = 10_000): Promise
 async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<EvaluationResult> {
   const { now } = deps;
   const empty = emptyResult(workspaceId);
-  return deps.db.$transaction(
+  // On the pool, not in a Prisma transaction: a first evaluation's writes carry tens of thousands of values.
+  return sqlTransaction(
+    deps.db,
     async (tx) => {
       const lockKey = `drift:${workspaceId}`;
       if (deps.tryLock) {
-        const [row] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) AS ok`;
+        const [row] = await tx.rows<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) AS ok`);
         if (!row?.ok) return emptyResult(workspaceId, true);
       } else {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`;
+        await tx.execute(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
       }
-      const workspace = await tx.workspace.findUnique({ where: { id: workspaceId }, select: { name: true } });
+      const [workspace] = await tx.rows<{ name: string }>(Prisma.sql`SELECT name FROM workspaces WHERE id = ${workspaceId}::uuid`);
       if (!workspace) return empty;
 
       // Under the lock, read on other connections in parallel: every writer of this
@@ -137,7 +141,7 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
         services: hasEvents ? new Map(services.map((s) => [s.id, { name: s.name, team: s.team }] as const)) : new Map(),
         environments: hasEvents ? new Map(environments.map((e) => [e.id, e.name] as const)) : new Map(),
       };
-      const written = await persistPlan(tx, { workspaceId, plan, records, lifted, names, now, newId: randomUUID });
+      const written = await persistPlan(tx, { workspaceId, plan, records, lifted, names, now, newId: randomUUID, chunkRows: deps.writeChunkRows });
       return {
         workspaceId,
         skipped: false,
@@ -151,7 +155,7 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
         silencedEvents: written.silencedEvents,
       };
     },
-    { timeout: 120_000, maxWait: 30_000, isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted },
+    { timeoutMs: 120_000 },
   );
 }
 

@@ -3,12 +3,10 @@
 // event per lifecycle event. Events are keyed `drift_detected:<drift id>` /
 // `drift_resolved:<drift id>` and inserted with skipDuplicates, so applying
 // the same outcome twice emits nothing new.
-import type { Prisma } from "@/lib/db/client";
+import { Prisma, type SqlTx } from "@/lib/db/client";
 import type { DriftEvent, DriftRecord, LifecyclePlan } from "@/lib/domain/drift";
 import { driftKeyOf } from "@/lib/domain/drift";
 import { buildDriftEventPayload, type DriftState } from "@/lib/domain/notifications";
-
-type Tx = Prisma.TransactionClient;
 
 export type PlanNames = {
   workspace: string;
@@ -25,6 +23,8 @@ export type PersistInput = {
   names: PlanNames;
   now: Date;
   newId: () => string;
+  /** Rows a statement writes at most (default WRITE_CHUNK_ROWS). */
+  chunkRows?: number;
 };
 
 type Lookup = {
@@ -35,74 +35,111 @@ type Lookup = {
   resolvedAt: ReadonlyMap<string, Date>;
 };
 
-const iso = (d: Date | null) => (d === null ? null : d.toISOString());
-
-export async function persistPlan(tx: Tx, input: PersistInput): Promise<{ events: number; silencedEvents: number }> {
+export async function persistPlan(tx: SqlTx, input: PersistInput): Promise<{ events: number; silencedEvents: number }> {
   const { plan, now, workspaceId } = input;
 
   // Resolve first: a duplicate live record must leave before anything reuses its slot.
   if (plan.toResolve.length > 0) {
     // Each at the plan's time: never before the drift opened or was announced, even with the clock set back.
-    await tx.$executeRaw`
+    await tx.execute(Prisma.sql`
       UPDATE drifts SET state = 'resolved', resolved_at = v.at, active = NULL, updated_at = ${now}
       FROM unnest(${plan.toResolve.map((r) => r.id)}::uuid[], ${plan.toResolve.map((r) => r.resolvedAt)}::timestamptz[]) AS v(id, at)
-      WHERE drifts.id = v.id AND drifts.active`;
+      WHERE drifts.id = v.id AND drifts.active`);
   }
   if (plan.toUpdate.length > 0) {
     const u = plan.toUpdate;
-    await tx.$executeRaw`
+    await tx.execute(Prisma.sql`
       UPDATE drifts d SET running = u.running, expected = u.expected, target_id = u.target_id, updated_at = ${now}
       FROM unnest(${u.map((x) => x.id)}::uuid[], ${u.map((x) => x.running)}::text[], ${u.map((x) => x.expected)}::text[],
                   ${u.map((x) => x.targetId)}::uuid[]) AS u(id, running, expected, target_id)
-      WHERE d.id = u.id`;
+      WHERE d.id = u.id`);
   }
   if (plan.toAnnounce.length > 0) {
-    await tx.$executeRaw`
+    await tx.execute(Prisma.sql`
       UPDATE drifts SET state = 'announced', announced_at = ${now}, updated_at = ${now}
-      WHERE id = ANY(${plan.toAnnounce.map((a) => a.id)}::uuid[]) AND state = 'open'`;
+      WHERE id = ANY(${plan.toAnnounce.map((a) => a.id)}::uuid[]) AND state = 'open'`);
   }
 
+  // Openings and events are sent a chunk at a time, each chunk while PostgreSQL writes the one
+  // before: a first evaluation opens and announces a drift for nearly every service and
+  // environment (32,000 at 8,000 services), and building its rows costs this process about
+  // as much as writing them costs PostgreSQL.
+  const pipe = statementPipe(tx);
   const openedIds = new Map<string, string>();
-  if (plan.toOpen.length > 0) {
-    const o = plan.toOpen.map((d) => {
+  for (const chunk of chunksOf(plan.toOpen, input.chunkRows ?? WRITE_CHUNK_ROWS)) {
+    const rows = chunk.map((d) => {
       const id = input.newId();
       openedIds.set(driftKeyOf(d), id);
-      return { ...d, id };
+      return [id, d.serviceId, d.environmentId, d.targetId, d.kind, d.announcedAt === null ? "open" : "announced", d.running, d.expected, d.since, d.announcedAt];
     });
-    await tx.$executeRaw`
+    await pipe.send(Prisma.sql`
       INSERT INTO drifts (id, workspace_id, service_id, environment_id, target_id, kind, state, running, expected, opened_at, announced_at, active, updated_at)
-      SELECT u.id, ${workspaceId}::uuid, u.service_id, u.environment_id, u.target_id, u.kind::"DriftKind", u.state::"DriftState",
-             u.running, u.expected, u.opened_at, u.announced_at, true, ${now}
-      FROM unnest(${o.map((x) => x.id)}::uuid[], ${o.map((x) => x.serviceId)}::uuid[], ${o.map((x) => x.environmentId)}::uuid[],
-                  ${o.map((x) => x.targetId)}::uuid[], ${o.map((x) => x.kind)}::text[],
-                  ${o.map((x) => (x.announcedAt === null ? "open" : "announced"))}::text[],
-                  ${o.map((x) => x.running)}::text[], ${o.map((x) => x.expected)}::text[],
-                  ${o.map((x) => x.since.toISOString())}::timestamptz[], ${o.map((x) => iso(x.announcedAt))}::timestamptz[])
-        AS u(id, service_id, environment_id, target_id, kind, state, running, expected, opened_at, announced_at)`;
+      SELECT (r->>0)::uuid, ${workspaceId}::uuid, (r->>1)::uuid, (r->>2)::uuid, (r->>3)::uuid, (r->>4)::"DriftKind", (r->>5)::"DriftState",
+             r->>6, r->>7, (r->>8)::timestamptz, (r->>9)::timestamptz, true, ${now}
+      FROM json_array_elements(${JSON.stringify(rows)}::json) AS r`);
   }
 
   if (input.lifted.length > 0) {
-    await tx.$executeRaw`UPDATE acks SET lifted_at = ${now} WHERE id = ANY(${input.lifted.map((a) => a.id)}::uuid[]) AND lifted_at IS NULL`;
+    await pipe.send(Prisma.sql`UPDATE acks SET lifted_at = ${now} WHERE id = ANY(${input.lifted.map((a) => a.id)}::uuid[]) AND lifted_at IS NULL`);
   }
 
-  if (plan.events.length === 0) return { events: 0, silencedEvents: 0 };
-  const lookup: Lookup = {
-    records: new Map(input.records.map((r) => [r.id, r] as const)),
-    opened: new Map(plan.toOpen.map((o) => [driftKeyOf(o), o] as const)),
-    openedIds,
-    resolvedAt: new Map(plan.toResolve.map((r) => [r.id, r.resolvedAt] as const)),
+  let written = 0;
+  let silencedEvents = 0;
+  if (plan.events.length > 0) {
+    const lookup: Lookup = {
+      records: new Map(input.records.map((r) => [r.id, r] as const)),
+      opened: new Map(plan.toOpen.map((o) => [driftKeyOf(o), o] as const)),
+      openedIds,
+      resolvedAt: new Map(plan.toResolve.map((r) => [r.id, r.resolvedAt] as const)),
+    };
+    for (const chunk of chunksOf(plan.events, input.chunkRows ?? WRITE_CHUNK_ROWS)) {
+      const events = chunk.map((e) => eventRow(e, input, lookup)).filter((e) => e !== null);
+      if (events.length === 0) continue;
+      silencedEvents += events.filter((e) => e.routedAt !== null).length;
+      // One JSON document, not a jsonb[] parameter: an array literal of thousands of payloads is
+      // escaped element by element here and parsed again by PostgreSQL.
+      await pipe.send(Prisma.sql`
+        INSERT INTO events (id, workspace_id, type, dedupe_key, payload, created_at, routed_at)
+        SELECT u.id, ${workspaceId}::uuid, u.type, u."dedupeKey", u.payload, ${now}, u."routedAt"
+        FROM json_to_recordset(${JSON.stringify(events)}::json) AS u(id uuid, type text, "dedupeKey" text, payload jsonb, "routedAt" timestamptz)
+        ON CONFLICT (workspace_id, dedupe_key) DO NOTHING`, (n) => (written += n));
+    }
+  }
+  await pipe.flush();
+  return { events: written, silencedEvents };
+}
+
+/**
+ * Rows a statement of the evaluation writes at most: 2,000 events are about 1 MB of JSON, which
+ * PostgreSQL's default 4 MB of work_mem holds (a larger document spilled to disk).
+ */
+export const WRITE_CHUNK_ROWS = 2_000;
+
+function* chunksOf<T>(items: readonly T[], size: number): Generator<readonly T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/**
+ * Statements sent in order on the transaction's connection, one at a time: `send` waits for the
+ * statement before, starts this one and returns while it runs, so the caller builds the next
+ * statement while PostgreSQL works on this one. `flush` waits for the last. A failed statement
+ * fails the `send` or `flush` that waits for it (and the transaction rolls back).
+ */
+function statementPipe(tx: SqlTx) {
+  let running: Promise<void> | null = null;
+  const flush = async () => {
+    const last = running;
+    running = null;
+    if (last) await last;
   };
-  const events = plan.events.map((e) => eventRow(e, input, lookup)).filter((e) => e !== null);
-  if (events.length === 0) return { events: 0, silencedEvents: 0 };
-  // One JSON document, not a jsonb[] parameter: an array literal of thousands of payloads is
-  // escaped element by element here and parsed again by PostgreSQL (at 32,000 events, 2 s of
-  // the first evaluation at 8,000 services).
-  const written = await tx.$executeRaw`
-    INSERT INTO events (id, workspace_id, type, dedupe_key, payload, created_at, routed_at)
-    SELECT u.id, ${workspaceId}::uuid, u.type, u."dedupeKey", u.payload, ${now}, u."routedAt"
-    FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS u(id uuid, type text, "dedupeKey" text, payload jsonb, "routedAt" timestamptz)
-    ON CONFLICT (workspace_id, dedupe_key) DO NOTHING`;
-  return { events: written, silencedEvents: events.filter((e) => e.routedAt !== null).length };
+  return {
+    send: async (sql: Prisma.Sql, onWritten?: (rows: number) => void) => {
+      await flush();
+      running = tx.execute(sql).then((n) => onWritten?.(n));
+      running.catch(() => undefined); // awaited by the next send or flush
+    },
+    flush,
+  };
 }
 
 /**
