@@ -103,8 +103,8 @@ async function main() {
   const opts = parseOptions(process.argv.slice(2));
   const log = (l: string) => console.log(`  · ${l}`);
   const durations = opts.quick
-    ? { apiSeconds: 3, minRequests: 50, sustainedSeconds: 5, pageRuns: 15, intakeTargets: 100, evaluateRuns: 3, tickDays: 6 }
-    : { apiSeconds: 10, minRequests: 100, sustainedSeconds: 15, pageRuns: 40, intakeTargets: 400, evaluateRuns: 5, tickDays: Number(process.env.BENCH_TICK_DAYS ?? DEFAULT_TICK_DAYS) };
+    ? { apiSeconds: 3, minRequests: 50, sustainedSeconds: 5, pageRuns: 15, intakeTargets: 100, evaluateRuns: 3, firstEvaluations: 1, tickDays: 6 }
+    : { apiSeconds: 10, minRequests: 100, sustainedSeconds: 15, pageRuns: 40, intakeTargets: 400, evaluateRuns: 5, firstEvaluations: 3, tickDays: Number(process.env.BENCH_TICK_DAYS ?? DEFAULT_TICK_DAYS) };
   const seedConcurrency = Number(process.env.BENCH_SEED_CONCURRENCY ?? 6);
   const loadStart = os.loadavg();
   console.log(`driftwatch bench: sizes ${opts.sizes.join(", ")}; sections ${[...opts.only].join(", ")}${opts.quick ? "; quick" : ""}`);
@@ -185,7 +185,7 @@ async function main() {
           await waitForServerIdle(fleet.server.pid, log);
 
           if (opts.only.has("checks")) figures.push(...(await run("checks (the hourly cycle, nothing changed)", () => benchSteadyChecks(fleet, repositories), size)));
-          if (opts.only.has("evaluate")) figures.push(...(await run("evaluate (full drift evaluation)", () => benchEvaluate(fleet, ws.id, { runs: durations.evaluateRuns, shape: shapeText }), size)));
+          if (opts.only.has("evaluate")) figures.push(...(await run("evaluate (full drift evaluation)", () => benchEvaluate(fleet, ws.id, { runs: durations.evaluateRuns, firstRuns: durations.firstEvaluations, shape: shapeText }), size)));
 
           await waitForServerIdle(fleet.server.pid, log);
           const idleRss = fleet.serverRss();
