@@ -46,18 +46,16 @@ export type SqlTx = {
 
 /**
  * `fn` in a transaction on one of the pool's connections, without Prisma's query engine: for
- * transactions whose statements carry large parameters (a drift evaluation that opens 32,000
- * drifts sends 10 arrays of 32,000 values and a 15 MB JSON document), where the engine cost
- * more than PostgreSQL's own work. Committed when `fn` resolves, rolled back when it throws.
- * `timeoutMs` bounds each statement, waits for locks included.
+ * statements that carry megabytes (a first drift evaluation at 8,000 services writes 64,000
+ * rows), where the engine cost more than PostgreSQL's own work. Committed when `fn` resolves,
+ * rolled back when it throws. `timeoutMs` bounds each statement, waits for locks included.
  */
 export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>, opts: { timeoutMs: number }): Promise<T> {
   const pooled = pooledOf(db);
   const client = await pooled.pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query("BEGIN");
-    await client.query("SELECT set_config('statement_timeout', $1, true)", [String(opts.timeoutMs)]);
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.round(opts.timeoutMs))}`);
     const tx: SqlTx = {
       rows: async <R>(sql: Prisma.Sql) => (await client.query<R & pg.QueryResultRow>(statementOf(pooled, sql))).rows,
       execute: async (sql) => (await client.query(statementOf(pooled, sql))).rowCount ?? 0,

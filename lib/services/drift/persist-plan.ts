@@ -1,7 +1,7 @@
 // Applies a lifecycle plan inside the evaluation's transaction with a handful
 // of set-based statements (no per-row round trips), and writes one outbox
 // event per lifecycle event. Events are keyed `drift_detected:<drift id>` /
-// `drift_resolved:<drift id>` and inserted with skipDuplicates, so applying
+// `drift_resolved:<drift id>` and inserted ON CONFLICT DO NOTHING, so applying
 // the same outcome twice emits nothing new.
 import { Prisma, type SqlTx } from "@/lib/db/client";
 import type { DriftEvent, DriftRecord, LifecyclePlan } from "@/lib/domain/drift";
