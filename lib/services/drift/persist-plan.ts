@@ -60,10 +60,10 @@ export async function persistPlan(tx: SqlTx, input: PersistInput): Promise<{ eve
       WHERE id = ANY(${plan.toAnnounce.map((a) => a.id)}::uuid[]) AND state = 'open'`);
   }
 
-  // Openings and events are sent a chunk at a time, each chunk while PostgreSQL writes the one
+  // Openings and events are sent a chunk at a time, each built while PostgreSQL writes the one
   // before: a first evaluation opens and announces a drift for nearly every service and
-  // environment (32,000 at 8,000 services), and building its rows costs this process about
-  // as much as writing them costs PostgreSQL.
+  // environment (32,000 at 8,000 services), and their rows, payloads and JSON cost this
+  // process about a third of what writing them costs PostgreSQL.
   const pipe = statementPipe(tx);
   const openedIds = new Map<string, string>();
   for (const chunk of chunksOf(plan.toOpen, input.chunkRows ?? WRITE_CHUNK_ROWS)) {
