@@ -229,6 +229,8 @@ async function main() {
           }
           if (opts.only.has("intake")) {
             loaded = true;
+            // From a quiet server, as the loads before: the page renders may leave it collecting garbage.
+            await during("before intake", () => waitForServerIdle(fleet.server.pid, log));
             figures.push(...(await during("intake", () => run("intake (reports of 50 workloads)", () => benchIntake(fleet, { targets: durations.intakeTargets }), size))));
             // The evaluation the last reports asked for, which may run after the burst.
             await during("after intake", () => waitForServerIdle(fleet.server.pid, log));
