@@ -123,14 +123,19 @@ function streamed(method: string, p: string, headers: Record<string, string>, dr
     let sent = 0;
     let answered = false;
     const framing = drip.contentLength === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(drip.contentLength) };
-    const req = http.request(url, { method, headers: { ...headers, ...framing } }, (res) => {
+    // A connection of its own, closed once answered: a body abandoned halfway leaves the server reading
+    // it, so a request sent after it on the same kept-alive connection would be read as that body.
+    const req = http.request(url, { method, agent: false, headers: { ...headers, ...framing } }, (res) => {
       answered = true;
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (d: string) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text, sentChunks: sent }));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers["content-type"] ?? ""), text, sentChunks: sent });
+        req.destroy();
+      });
     });
-    req.setTimeout(60_000, () => req.destroy(new Error("no answer within 60 s")));
+    req.setTimeout(60_000, () => req.destroy(new Error(`no answer within 60 s: ${method} ${p}, ${sent} of ${drip.count} pieces sent`)));
     req.on("error", (err) => (answered ? undefined : reject(err)));
     const piece = Buffer.alloc(drip.chunk, "a");
     const next = () => {
