@@ -413,7 +413,7 @@ describe("drift inputs agree with the matrix's read models", () => {
     const recordOf = (d: { serviceId: string; environmentId: string; targetId: string | null; kind: string; state: string; running: string | null; expected: string | null; openedAt: Date; active: boolean | null }) =>
       [d.serviceId, d.environmentId, d.targetId, d.kind, d.state, d.running, d.expected, d.openedAt.toISOString(), d.active].join("|");
     const written = async () => ({
-      drifts: (await db.drift.findMany({ where: { service: { workspaceId: ws.id } } })).map(recordOf).sort(),
+      drifts: (await db.drift.findMany({ where: { workspaceId: ws.id } })).map(recordOf).sort(),
       events: (await eventsOf(ws)).map((e) => {
         const { id: _id, occurred_at: _at, announced_at: _announced, ...rest } = e.payload as Record<string, unknown>;
         return JSON.stringify([e.type, e.routedAt, rest]);
@@ -428,7 +428,7 @@ describe("drift inputs agree with the matrix's read models", () => {
     // The server's one-minute tick evaluates this workspace too: not at the turn of a minute.
     if (new Date().getSeconds() >= 55) await new Promise((r) => setTimeout(r, 7_000));
     await db.event.deleteMany({ where: { workspaceId: ws.id } });
-    await db.drift.deleteMany({ where: { service: { workspaceId: ws.id } } });
+    await db.drift.deleteMany({ where: { workspaceId: ws.id } });
     const result = await evaluateWorkspaceDrift({ db, config: { eolEnabled: false, baseUrl: baseUrl() }, now: new Date(), writeChunkRows: 2 }, ws.id);
     expect(result).toMatchObject({ opened: names.length, events: names.length });
     const chunked = await written();
