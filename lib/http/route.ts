@@ -78,9 +78,12 @@ async function readBody(req: Request): Promise<unknown> {
 
 export const MAX_JSON_DEPTH = 64;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * Refuses, before any schema or service sees them, what no field may hold:
- * NUL characters (PostgreSQL cannot store them in text) and nesting deeper
+ * NUL characters (PostgreSQL cannot store them in text), unpaired surrogates
+ * (a JSON `\uD800` escape: no UTF-8 spelling, and PostgreSQL's JSON refuses it), and nesting deeper
  * than MAX_JSON_DEPTH (serialising it again would recurse that deep). The walk
  * stops at that depth too, and names a value's JSON pointer only when refusing it
  * (every report passes through here: building one per value was a fifth of intake's garbage).
@@ -89,9 +92,12 @@ function checkJsonInput(value: unknown, root: "" | "/query"): void {
   const path: (string | number)[] = [];
   const pointer = (...last: string[]) => root + [...path, ...last].map((k) => `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
   const nul = (at: string, detail: string) => new AppError("invalid_input", "Text must not contain NUL characters.", { errors: [{ pointer: at, detail }] });
+  const unpaired = (at: string, detail: string) => new AppError("invalid_input", "Text must be well-formed Unicode.", { errors: [{ pointer: at, detail }] });
   const visit = (v: unknown, depth: number): void => {
     if (typeof v === "string") {
       if (v.includes("\u0000")) throw nul(pointer(), "must not contain NUL (\\u0000)");
+      // JSON's \uD800 escapes decode to strings no database column can hold as they are.
+      if (LONE_SURROGATE.test(v)) throw unpaired(pointer(), "must be well-formed Unicode (no unpaired surrogate escape)");
       return;
     }
     if (v === null || typeof v !== "object") return;
@@ -107,6 +113,7 @@ function checkJsonInput(value: unknown, root: "" | "/query"): void {
     const object = v as Record<string, unknown>;
     for (const key of Object.keys(object)) {
       if (key.includes("\u0000")) throw nul(pointer(key), "the name must not contain NUL (\\u0000)");
+      if (LONE_SURROGATE.test(key)) throw unpaired(pointer(key), "the name must be well-formed Unicode (no unpaired surrogate escape)");
       path.push(key);
       visit(object[key], depth + 1);
       path.pop();

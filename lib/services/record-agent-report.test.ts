@@ -16,6 +16,15 @@ describe("isoInstant", () => {
     expect(isoInstant(value)).toBe(expected);
   });
 
+  it("agrees with Date on every month's last days, leap years and centuries included", () => {
+    for (const year of [1999, 2000, 2024, 2026, 2100])
+      for (let month = 1; month <= 12; month++)
+        for (const day of [28, 29, 30, 31]) {
+          const value = `${year}-${String(month).padStart(2, "0")}-${day}T23:59:59.999Z`;
+          expect(isoInstant(value)).toBe(new Date(value).toISOString());
+        }
+  });
+
   it("throws on what is no instant", () => {
     expect(() => isoInstant("2026-13-01T00:00:00.000Z")).toThrow(RangeError);
     expect(() => isoInstant("yesterday")).toThrow(RangeError);

@@ -203,6 +203,28 @@ describe("wrong media types and bytes", () => {
   });
 });
 
+describe("unpaired surrogates", () => {
+  it("answers 422 for a JSON \\uD800 escape with no partner, in a value or a name, and stores nothing", async () => {
+    const member = { authorization: `Bearer ${ws.member}`, "content-type": "application/json" };
+    // JSON.stringify writes a lone surrogate as the escape `\ud800`, which JSON.parse reads back as one.
+    for (const [p, body] of [["/api/v1/services", { name: "lone-\ud800" }], ["/api/v1/services", { name: "x", team: "\udc00t" }]] as const) {
+      const res = await rejected("unpaired surrogate", "POST", p, { headers: member, body: JSON.stringify(body) }, 422);
+      expect(JSON.parse(res.text).errors?.[0]?.pointer).toMatch(/^\/(name|team)$/);
+    }
+    const now = new Date().toISOString();
+    const report = {
+      environment: "prod", observed_at: now, target: { name: "docker@surrogate", kind: "docker" },
+      workloads: [{ service: "web-\ud83d", container: "web", main: true, image: "nginx:1.27", digest: null, platform_digest: null, platform: null, since: now }],
+    };
+    const res = await rejected("unpaired surrogate", "POST", "/api/v1/agent/report", { headers: { authorization: `Bearer ${ws.agentKey}`, "content-type": "application/json" }, body: JSON.stringify(report) }, 422);
+    expect(JSON.parse(res.text).errors?.[0]?.pointer).toBe("/workloads/0/service");
+    // A pair is one character, and welcome.
+    const ok = await rawRequest("POST", "/api/v1/services", { headers: member, body: JSON.stringify({ name: "paired", team: "t-\ud83d\ude00" }) });
+    expect(ok.status, ok.text).toBe(201);
+    expect(JSON.parse(ok.text).team).toBe("t-😀");
+  });
+});
+
 describe("tag_filter regular expressions built to backtrack", () => {
   // Each takes exponential time in a backtracking engine on a long run of "a" followed by a mismatch.
   const CATASTROPHIC = ["^(a+)+$", "^(a|a)*$", "(a|aa)+b", "^(a*)*b$", "(.*a){12}", "^(([a-z])+.)+[A-Z]([a-z])+$", "(x+x+)+y", "^(\\w+\\s?)*$"];
