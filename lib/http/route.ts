@@ -8,6 +8,7 @@ import type { AuthLevel, Operation } from "@/lib/api/operation";
 import { bearerToken } from "@/lib/auth/secrets";
 import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { AppError } from "@/lib/domain/errors";
+import { takeDirectBody } from "@/lib/http/direct-body";
 import { errorToResponse, zodErrors } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
 import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/authenticate";
@@ -36,32 +37,44 @@ function isReply(value: unknown): value is Reply {
   return typeof value === "object" && value !== null && "status" in value && typeof (value as Reply).status === "number" && Object.keys(value).every((k) => ["status", "body", "headers"].includes(k));
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 async function readBody(req: Request): Promise<unknown> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const length = Number(req.headers.get("content-length") ?? "0");
-  if (length > MAX_BODY_BYTES) throw new AppError("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
-  if (!req.body) {
+  const tooLarge = () => new AppError("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+  if (length > MAX_BODY_BYTES) throw tooLarge();
+  const direct = takeDirectBody(req);
+  if (!req.body && !direct) {
     if (type === "") return undefined;
   }
   if (type !== "application/json" && !type.endsWith("+json")) {
     throw new AppError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
   }
-  const reader = req.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new AppError("payload_too_large", `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+  let bytes: Buffer;
+  if (direct) {
+    const read = await direct(MAX_BODY_BYTES);
+    if (read === "too_large") throw tooLarge();
+    bytes = read;
+  } else {
+    const reader = req.body?.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    while (reader) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+    bytes = Buffer.concat(chunks);
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    text = UTF8.decode(bytes);
   } catch {
     throw new AppError("bad_request", "The body is not valid UTF-8.");
   }

@@ -19,6 +19,7 @@ import Negotiator from "negotiator";
 import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
 import { compilePathTemplate } from "@/lib/api/route-table";
+import { attachDirectBody, type DirectBody } from "@/lib/http/direct-body";
 import { problemBody } from "@/lib/http/problem";
 import { FIXED_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { cachedBodyOf } from "@/lib/services/insights/cache";
@@ -108,56 +109,51 @@ function webRequest(req: http.IncomingMessage, method: string): Request {
   } catch {
     url = new URL(req.url ?? "/", "http://localhost");
   }
-  const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(url, { method, headers, ...(hasBody ? { body: bodyStream(req), duplex: "half" } : {}) } as RequestInit);
+  const request = new Request(url, { method, headers });
+  if (method !== "GET" && method !== "HEAD") attachDirectBody(request, nodeBody(req));
+  return request;
 }
 
 /**
- * The request body as a web stream that reads only as fast as the handler
- * does. What a handler leaves unread (an answer given before the body
- * mattered: 401, 413) is discarded after the response, as Node does for a
- * request nobody read, so the client can finish sending and read the answer.
+ * The request body, read from Node's stream when the handler asks for it (lib/http/direct-body.ts).
+ * What a handler leaves unread (an answer given before the body mattered: 401, 413) is discarded
+ * after the response, as Node does for a request nobody read, so the client can finish sending and
+ * read the answer.
  */
-function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const onData = (chunk: Buffer) => {
-    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    if ((controller.desiredSize ?? 0) <= 0) req.pause();
-  };
-  const onEnd = () => {
-    detach();
-    controller.close();
-  };
-  const onError = (err: Error) => {
-    detach();
-    controller.error(err);
-  };
-  const detach = () => {
-    req.off("data", onData).off("end", onEnd).off("error", onError).off("close", detach);
-  };
-  const discardRest = () => {
-    detach();
+function nodeBody(req: http.IncomingMessage): DirectBody {
+  unreadBodies.set(req, () => {
     if (!req.complete) req.resume();
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-        req.pause();
-        req.on("data", onData).on("end", onEnd).on("error", onError);
-        // IncomingMessage closes with its socket too; a keep-alive socket outlives many requests.
-        req.once("close", detach);
-        unreadBodies.set(req, discardRest);
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        discardRest();
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
+  });
+  return (limitBytes) =>
+    new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const detach = () => void req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+      const onData = (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > limitBytes) {
+          // Left flowing with no listener: the rest is read and dropped.
+          detach();
+          resolve("too_large");
+        } else chunks.push(chunk);
+      };
+      const onEnd = () => {
+        detach();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      };
+      const onError = (err: Error) => {
+        detach();
+        reject(err);
+      };
+      // IncomingMessage closes with its socket too: a client gone mid-body.
+      const onClose = () => {
+        if (req.complete) return;
+        detach();
+        reject(new Error("the client closed the connection before sending the whole body"));
+      };
+      req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
+      if (req.readableEnded) onEnd();
+    });
 }
 
 const unreadBodies = new WeakMap<http.IncomingMessage, () => void>();
