@@ -151,8 +151,17 @@ export async function applyTargetReport(
     // A target that moved to another environment starts its history there afresh.
     const matched = new Set<string>();
     const fresh: Workload[] = [];
+    // Open rows by service and container, in their order: a report's workloads are matched in one pass, not each against every row.
+    const byContainer = new Map<string, OpenRun[]>();
+    for (const r of open) {
+      const key = `${r.serviceName}\u0000${r.container}`;
+      const list = byContainer.get(key);
+      if (list) list.push(r);
+      else byContainer.set(key, [r]);
+    }
+    const runsOf = (w: Workload): readonly OpenRun[] => byContainer.get(`${w.service}\u0000${w.container}`) ?? [];
     for (const w of report.workloads) {
-      const run = movedEnvironment ? undefined : open.find((r) => !matched.has(r.id) && sameWorkload(r, w));
+      const run = movedEnvironment ? undefined : runsOf(w).find((r) => !matched.has(r.id) && sameWorkload(r, w));
       if (run) matched.add(run.id);
       else fresh.push(w);
     }
@@ -160,7 +169,7 @@ export async function applyTargetReport(
     const closeAt = new Map<string, Date>();
     for (const w of fresh) {
       // The workload's previous image, if it ran here, ends when the new one started.
-      const previous = open.find((r) => !matched.has(r.id) && !closeAt.has(r.id) && r.serviceName === w.service && r.container === w.container);
+      const previous = runsOf(w).find((r) => !matched.has(r.id) && !closeAt.has(r.id));
       if (previous) closeAt.set(previous.id, new Date(Math.max(Date.parse(w.since), previous.from)));
     }
     for (const r of open) if (!matched.has(r.id) && !closeAt.has(r.id)) closeAt.set(r.id, new Date(Math.max(observedAt.getTime(), r.from)));
