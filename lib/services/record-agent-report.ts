@@ -98,7 +98,7 @@ const MAX_ATTEMPTS = 50;
  * Two statements, each atomic on its own (no interactive transaction):
  * 1. `readTarget` creates what is missing (environment, target, services; committed on their own, so
  *    concurrent reports never wait on each other's uncommitted inserts; skipped for a target this process
- *    has seen, see `seenTargets`), applies a repeated report (it only moves `last_observed_at`), and
+ *    has seen, see `seenTargets`, and services for names it has seen, see `knownServices`), applies a repeated report (it only moves `last_observed_at`), and
  *    otherwise reads the target's state, its row version (`xmin`) and its open history rows;
  * 2. `writeReport` applies the change only if the target row is still the version read (locked, and
  *    re-checked after any wait): every accepted report updates that row, so a report applied in between
@@ -119,11 +119,14 @@ export async function applyTargetReport(
   // lean read or a write finds something missing, the full read creates it.
   const seenKey = `${workspaceId}\u0000${report.target.name}\u0000${report.environment}`;
   let full = !seenTargets.has(seenKey);
+  // Likewise services: a new target nearly always runs services the workspace has (a host added to a fleet).
+  const serviceKeys = [...new Set(report.workloads.map((w) => `${workspaceId}\u0000${w.service}`))];
+  let createServices = !serviceKeys.every((k) => knownServices.has(k));
   for (let attempt = 1; ; attempt++) {
     if (attempt > MAX_ATTEMPTS) throw new Error(`target ${report.target.name} kept changing under report intake`);
     let state: TargetState | "repeated" | null;
     try {
-      state = await readTarget(ctx.db, input, full);
+      state = await readTarget(ctx.db, input, full, full && createServices);
     } catch (err) {
       if (retryable(err)) continue;
       throw err;
@@ -135,7 +138,10 @@ export async function applyTargetReport(
       full = true;
       continue;
     }
-    if (full) remember(seenKey);
+    if (full) {
+      remember(seenTargets, seenKey);
+      if (createServices) for (const k of serviceKeys) remember(knownServices, k);
+    }
     const target = state;
     if (target.kind !== report.target.kind) {
       throw new AppError("conflict", `Target ${report.target.name} is a ${target.kind} target; report ${report.target.kind} under another name.`);
@@ -179,9 +185,10 @@ export async function applyTargetReport(
       applied = await writeReport(ctx.db, input, target, { closeAt, reopen, fresh, serverRegistries: opts.serverRegistries });
     } catch (err) {
       if (retryable(err)) continue;
-      // A service first seen in this report, after a lean read: its rows found no service_id. Create it.
-      if (!full && sqlStateOf(err) === "23502") {
+      // A service first seen in this report, after a read that created none: its rows found no service_id. Create it.
+      if (!(full && createServices) && sqlStateOf(err) === "23502") {
         full = true;
+        createServices = true;
         continue;
       }
       throw err;
@@ -193,9 +200,11 @@ export async function applyTargetReport(
 
 /** Targets (with the environment reported) this process has read in full before; see applyTargetReport. */
 const seenTargets = new Set<string>();
-function remember(key: string): void {
-  if (seenTargets.size >= 100_000) seenTargets.clear();
-  seenTargets.add(key);
+/** Services (workspace and name) a full read of this process created or found; see applyTargetReport. */
+const knownServices = new Set<string>();
+function remember(set: Set<string>, key: string): void {
+  if (set.size >= 100_000) set.clear();
+  set.add(key);
 }
 
 type ReportInput = { workspaceId: string; report: AgentReport; agentKeyId: string | null; fingerprint: string; observedAt: Date; now: Date };
@@ -214,12 +223,12 @@ type TargetState = {
 };
 
 /**
- * One statement: create the environment, target and services the report names that do not exist yet,
+ * One statement: create the environment, target and (with `createServices`) services the report names that do not exist yet,
  * fill services' empty application from the report, and either apply a repeated report (same workloads,
  * same environment, not stale: only the observation time moves) or read the target with its open history.
  * "repeated" when applied; null when a concurrent report's insert of the environment or target won.
  */
-async function readTarget(db: Db, input: ReportInput, full: boolean): Promise<TargetState | "repeated" | null> {
+async function readTarget(db: Db, input: ReportInput, full: boolean, createServices: boolean): Promise<TargetState | "repeated" | null> {
   const { workspaceId, report, agentKeyId, fingerprint, observedAt, now } = input;
   const ws = workspaceId;
   // Names in order, so that concurrent reports creating overlapping services never wait on each other in a cycle.
@@ -227,7 +236,7 @@ async function readTarget(db: Db, input: ReportInput, full: boolean): Promise<Ta
   const applications = new Map<string, string>();
   for (const w of report.workloads) if (w.application && !applications.has(w.service)) applications.set(w.service, w.application);
   const apps = names.map((n) => applications.get(n) ?? null);
-  const services = !full || names.length === 0 ? Prisma.empty : Prisma.sql`
+  const services = !createServices || names.length === 0 ? Prisma.empty : Prisma.sql`
     new_services AS (
       INSERT INTO services (id, workspace_id, name, application, check_due_at)
       SELECT gen_random_uuid(), ${ws}::uuid, v.name, v.application, ${now}

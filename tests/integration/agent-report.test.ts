@@ -120,6 +120,24 @@ describe("POST /api/v1/agent/report", () => {
     expect(await testDb().run.count({ where: { workspaceId: ws.id } })).toBe(before);
   });
 
+  it("creates again a service deleted since the server last saw it, for a new target as for a known one", async () => {
+    const ws3 = await makeWorkspace("report-recreate");
+    const post = (target: string, observedAt: string, image = "nginx:1.26.0") =>
+      api(ws3.agentKey).post("/api/v1/agent/report", report(observedAt, [web(image, D(4), "2026-11-20T00:00:00Z")], target, "dev"));
+    const service = () => testDb().service.findFirst({ where: { workspaceId: ws3.id, name: "web" } });
+    expect((await post("docker@a", "2026-11-22T10:00:00Z")).status).toBe(202);
+    // A new target, then the first one with a new version (the same report again would change nothing).
+    for (const [target, observedAt, image] of [["docker@b", "2026-11-22T11:00:00Z", "nginx:1.26.0"], ["docker@a", "2026-11-22T12:00:00Z", "nginx:1.26.1"]] as const) {
+      await testDb().service.delete({ where: { id: (await service())!.id } });
+      const res = await post(target, observedAt, image);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      expect(res.body).toMatchObject({ changed: true, opened: 1 });
+      const recreated = await service();
+      expect(recreated).not.toBeNull();
+      expect(await testDb().run.count({ where: { workspaceId: ws3.id, serviceId: recreated!.id, to: null } })).toBe(1);
+    }
+  });
+
   it("refuses a history row that names a service, environment or target that does not exist", async () => {
     const [row] = await testDb().run.findMany({ where: { workspaceId: ws.id }, take: 1 });
     const missing = "00000000-0000-4000-8000-000000000000";
