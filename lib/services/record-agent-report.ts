@@ -171,7 +171,7 @@ export async function applyTargetReport(
       if (run) matched.add(run.id);
       else fresh.push(w);
     }
-    const reopen = movedEnvironment ? [] : await reappeared(ctx.db, target.id, target.lastObservedAt, fresh, open);
+    const reopen = movedEnvironment ? [] : await reappeared(ctx.db, target.id, target.lastObservedAt, fresh, runsOf);
     const closeAt = new Map<string, Date>();
     for (const w of fresh) {
       // The workload's previous image, if it ran here, ends when the new one started.
@@ -359,10 +359,13 @@ function retryable(err: unknown): boolean {
  * one never stopped: same container, image, digest and start time as its container's last run, which a
  * report closed. That run is reopened instead of stored twice; the workload leaves `fresh`. Only a
  * workload that started before the last accepted report can be one, so a normal report costs no query.
+ * `runsOf`: the target's open rows of a workload's service and container.
  */
-async function reappeared(db: Db, targetId: string, lastObservedAt: Date | null, fresh: Workload[], open: OpenRun[]): Promise<string[]> {
+async function reappeared(
+  db: Db, targetId: string, lastObservedAt: Date | null, fresh: Workload[], runsOf: (w: Workload) => readonly OpenRun[],
+): Promise<string[]> {
   const candidates = fresh.filter(
-    (w) => lastObservedAt && Date.parse(w.since) < lastObservedAt.getTime() && !open.some((r) => r.serviceName === w.service && r.container === w.container),
+    (w) => lastObservedAt && Date.parse(w.since) < lastObservedAt.getTime() && runsOf(w).length === 0,
   );
   if (candidates.length === 0) return [];
   const last = await db.$queryRaw<(Omit<OpenRun, "from"> & { from: Date })[]>`
