@@ -371,10 +371,23 @@ describe("drift inputs agree with the matrix's read models", () => {
     await report(ws, "staging", "git@repo", names.slice(2).map((n, i) => ({ ...workload(n, `2.${i}.0`, ago(DAY)), digest: null })), "compose_git");
     await report(ws, "dev", "git@dev", names.slice(4).map((n) => ({ ...workload(n, "3.0.0", ago(DAY)), digest: null })), "compose_git");
     const db = testDb();
+    // Upstream tags for what two services run, and a service told to follow a repository
+    // nothing runs: each range reads the tags of its own services' repositories.
+    for (const name of ["api", "edge"]) {
+      const repo = await db.upstreamRepository.findFirstOrThrow({ where: { key: `${REGISTRY}/${name}`, ownerWorkspaceId: ws.id } });
+      await db.upstreamTag.createMany({ data: ["1.0.0", "1.9.0", "2.0.0"].map((tag) => ({ repositoryId: repo.id, name: tag, platformDigests: [], firstSeenAt: new Date(Date.now() - 2 * DAY) })) });
+    }
+    const followed = await db.upstreamRepository.create({ data: { key: `${REGISTRY}/followed`, host: "registry.drift.test", path: "acme/followed", ownerWorkspaceId: ws.id, scope: ws.id } });
+    await db.upstreamTag.createMany({ data: ["5.0.0", "5.1.0"].map((tag) => ({ repositoryId: followed.id, name: tag, platformDigests: [], firstSeenAt: new Date(Date.now() - DAY) })) });
+    await db.service.update({ where: { workspaceId_name: { workspaceId: ws.id, name: "docs" } }, data: { repository: `${REGISTRY}/followed` } });
 
     const { loadDriftInputs, readDriftInputsByChunk } = await import("@/lib/services/drift/load-inputs");
     const now = new Date();
     const whole = await loadDriftInputs(db, { eolEnabled: false }, ws.id, now);
+    const idOf = (name: string) => whole.services.find((s) => s.name === name)!.id;
+    expect(whole.upstreamTags.get(idOf("api"))).toEqual(["1.0.0", "1.9.0", "2.0.0"]);
+    expect(whole.upstreamTags.get(idOf("docs"))).toEqual(["5.0.0", "5.1.0"]);
+    expect(whole.services.find((s) => s.name === "docs")!.upstream?.tags).toEqual(["5.0.0", "5.1.0"]);
     const row = (r: (typeof whole.current)[number]) => [r.serviceId, r.environmentId, r.targetId, r.targetName, r.tag, r.version, r.digest, r.declared, r.since.toISOString()].join("|");
     for (const size of [1, 2, 3, 1000]) {
       const reader = readDriftInputsByChunk(db, { eolEnabled: false }, ws.id, now, size);
@@ -399,7 +412,7 @@ describe("drift inputs agree with the matrix's read models", () => {
     expect(again).toMatchObject({ differences: first.differences, opened: 0, updated: 0, resolved: 0, events: 0 });
     const thirds = await evaluateWorkspaceDrift({ db, config, now, chunkServices: 3 }, ws.id);
     expect(thirds).toMatchObject({ differences: first.differences, opened: 0, updated: 0, resolved: 0, events: 0 });
-    expect(new Set((await drifts(ws)).map((d) => d.kind))).toEqual(new Set(["env", "inconsistent", "declared"]));
+    expect(new Set((await drifts(ws)).map((d) => d.kind))).toEqual(new Set(["env", "inconsistent", "declared", "upstream"]));
   });
 
   it("writes openings and events a few rows a statement as in one: the same records and payloads", async () => {

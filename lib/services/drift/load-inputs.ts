@@ -34,12 +34,8 @@ export function policyOf(facts: Pick<ServiceFacts, "policy" | "repository" | "ru
 }
 
 export async function loadDriftInputs(db: Db, config: Pick<Config, "eolEnabled">, workspaceId: string, now: Date): Promise<DriftInputs> {
-  const [doc, upstream] = await Promise.all([
-    readWorkspace(db, workspaceId),
-    // Every repository the services may name, beside the facts that name them rather than after.
-    loadUpstreamTags(db, workspaceId, null),
-  ]);
-  return buildInputs(db, config, now, doc, JSON.parse(doc.services) as ServiceRow[], upstream);
+  const doc = await readWorkspace(db, workspaceId);
+  return buildInputs(db, config, now, doc, JSON.parse(doc.services) as ServiceRow[], decodeUpstream(doc.upstream));
 }
 
 /** Services a chunk of the drift evaluation reads at a time (readDriftInputsByChunk). */
@@ -67,12 +63,12 @@ export function readDriftInputsByChunk(
   db: Db, config: Pick<Config, "eolEnabled">, workspaceId: string, now: Date, chunkSize = DRIFT_CHUNK_SERVICES,
 ): ChunkReader {
   const quiet = <T>(p: Promise<T>) => (p.catch(() => undefined), p); // awaited later; not an unhandled rejection meanwhile
-  const listed = quiet(Promise.all([readServiceRows(db, workspaceId), loadUpstreamTags(db, workspaceId, null)]).then(([rows, upstream]) => {
+  const listed = quiet(readServiceRows(db, workspaceId).then((rows) => {
     // uuids sort as their lower-case text does, as PostgreSQL sorts them
     rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const chunks: ServiceRow[][] = [];
     for (let i = 0; i < rows.length; i += chunkSize) chunks.push(rows.slice(i, i + chunkSize));
-    return { chunks, upstream };
+    return chunks;
   }));
   const read = (rows: ServiceRow[]) => quiet(readWorkspace(db, workspaceId, { services: false, range: [rows[0]![0], rows.at(-1)![0]] }));
   const reads: Promise<WorkspaceDocument>[] = [];
@@ -81,16 +77,16 @@ export function readDriftInputsByChunk(
   const fill = (chunks: ServiceRow[][]) => {
     while (reads.length < READS_AHEAD && asked < chunks.length) reads.push(read(chunks[asked++]!));
   };
-  listed.then(({ chunks }) => fill(chunks), () => undefined); // a failed list is thrown by next()
+  listed.then(fill, () => undefined); // a failed list is thrown by next()
   return {
     next: async () => {
-      const { chunks, upstream } = await listed;
+      const chunks = await listed;
       if (given >= chunks.length) return null;
       fill(chunks);
       const doc = await reads.shift()!;
       const rows = chunks[given++]!;
       fill(chunks);
-      return buildInputs(db, config, now, doc, rows, upstream);
+      return buildInputs(db, config, now, doc, rows, decodeUpstream(doc.upstream));
     },
   };
 }
@@ -196,7 +192,7 @@ export async function loadOpenRuns(db: Db, workspaceId: string): Promise<OpenRun
   }));
 }
 
-type WorkspaceDocument = { runs: string; environments: string; targets: string; services: string };
+type WorkspaceDocument = { runs: string; environments: string; targets: string; services: string; upstream: string };
 
 /**
  * What drift reads of a workspace, in one statement (one snapshot) and a few JSON
@@ -215,32 +211,40 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  * The JSON is built by hand where json_build_array per row cost more than the scan:
  * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
  * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
+ * - the upstream tags of every repository the services read may be judged against
+ *   (upstreamDocument): their own, and what their open rows run or declare. Taken from the
+ *   groups just read, a range's repositories cost no second pass over the open rows
+ *   (at 8,000 services, reading the workspace's repositories apart sorted 97,000 rows
+ *   before the first range could start).
  * With `range`, only the open rows of the services whose ids fall in it (inclusive) are
  * read, by index; `services: false` leaves the service list out (readDriftInputsByChunk).
  */
 async function readWorkspace(db: Db, workspaceId: string, opts: { services?: boolean; range?: [string, string] } = {}): Promise<WorkspaceDocument> {
   const services = opts.services === false ? Prisma.sql`'[]'` : Prisma.sql`(${servicesDocument(workspaceId)})`;
   const range = opts.range ? Prisma.sql`AND r.service_id BETWEEN ${opts.range[0]}::uuid AND ${opts.range[1]}::uuid` : Prisma.empty;
+  const serviceRange = opts.range ? Prisma.sql`AND s.id BETWEEN ${opts.range[0]}::uuid AND ${opts.range[1]}::uuid` : Prisma.empty;
   const [row] = await largeRead<WorkspaceDocument>(db, Prisma.sql`
     WITH e AS (SELECT id, name, position, production, row_number() OVER (ORDER BY position, name) - 1 AS n FROM environments WHERE workspace_id = ${workspaceId}::uuid),
          t AS (SELECT id, name, row_number() OVER (ORDER BY id) - 1 AS n FROM targets WHERE workspace_id = ${workspaceId}::uuid),
-         tn AS (SELECT jsonb_object_agg(id::text, n) AS place FROM t)
+         tn AS (SELECT jsonb_object_agg(id::text, n) AS place FROM t),
+         g AS MATERIALIZED (
+           SELECT r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main,
+                  string_agg(concat_ws(',', r.id, e.n, (SELECT place FROM tn) ->> r.target_id::text, r.declared::int, round(date_part('epoch', r."from") * 1000)::bigint), ',') AS runs
+           FROM runs r
+           JOIN e ON e.id = r.environment_id
+           WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared) ${range}
+           GROUP BY r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main)
     SELECT '[' || coalesce(string_agg('["' || r.service_id::text || '",' || coalesce(to_json(res.tag)::text, 'null') || ',' || coalesce(to_json(r.digest)::text, 'null') || ','
              || to_json(r.tag)::text || ',' || coalesce(to_json(r.version)::text, 'null') || ',' || to_json(r.repository)::text || ',' || r.is_main::int::text
              || ',[' || r.runs || ']]', ','), '') || ']' AS runs,
            (SELECT coalesce(json_agg(json_build_array(e.id, e.name, e.position, e.production) ORDER BY e.n), '[]')::text FROM e) AS environments,
            (SELECT coalesce(json_agg(json_build_array(t.id, t.name) ORDER BY t.n), '[]')::text FROM t) AS targets,
-           ${services} AS services
-    FROM (
-      SELECT r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main,
-             string_agg(concat_ws(',', r.id, e.n, (SELECT place FROM tn) ->> r.target_id::text, r.declared::int, round(date_part('epoch', r."from") * 1000)::bigint), ',') AS runs
-      FROM runs r
-      JOIN e ON e.id = r.environment_id
-      WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared) ${range}
-      GROUP BY r.service_id, r.workspace_id, r.repository, r.digest, r.platform_digest, r.tag, r.version, r.is_main
-    ) r
+           ${services} AS services,
+           (${upstreamDocument(workspaceId, Prisma.sql`SELECT g.repository FROM g
+              UNION SELECT s.repository FROM services s WHERE s.workspace_id = ${workspaceId}::uuid AND s.repository IS NOT NULL ${serviceRange}`)}) AS upstream
+    FROM g r
     ${RESOLVED_TAG_JOIN}`);
-  return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]" };
+  return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]", upstream: "{}" };
 }
 
 /** A service as readWorkspace sends it: id, name, team, application, repository, policy, created_at (ms). */
@@ -361,26 +365,32 @@ type UpstreamCheck = { checkedBy: "server" | "agent"; checkedAt: Date | null; la
 type UpstreamTags = { tags: string[]; firstSeen: Map<string, Date>; check: UpstreamCheck };
 
 /**
- * loadUpstream's tags and check state (the workspace's own repository wins over the shared
- * one), in one JSON document. `keys: null` reads every repository the workspace's services
- * may be judged against (their own, and what their open rows run or declare): a superset
- * of the keys their facts name, so it needs not wait for them.
+ * loadUpstream's tags and check state of the repositories `keys` (the workspace's own
+ * repository wins over the shared one).
  */
-export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string[] | null): Promise<Map<string, UpstreamTags>> {
-  if (keys !== null && keys.length === 0) return new Map();
-  const wanted = keys === null
-    ? Prisma.sql`SELECT s.repository FROM services s WHERE s.workspace_id = ${workspaceId}::uuid AND s.repository IS NOT NULL
-        UNION SELECT r.repository FROM runs r WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" IS NULL AND (r.is_main OR r.declared)`
-    : Prisma.sql`SELECT unnest(${keys}::text[])`;
-  const [row] = await largeRead<{ j: string }>(db, Prisma.sql`
+export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string[]): Promise<Map<string, UpstreamTags>> {
+  if (keys.length === 0) return new Map();
+  const [row] = await largeRead<{ j: string }>(db, Prisma.sql`SELECT (${upstreamDocument(workspaceId, Prisma.sql`SELECT unnest(${keys}::text[])`)}) AS j`);
+  return decodeUpstream(row?.j ?? "{}");
+}
+
+/**
+ * The upstream tags and check state of the repositories `wanted` selects, as one JSON
+ * object: key → [{tag: first seen (ms)}, checked by, checked at (ms), last error, source label].
+ */
+function upstreamDocument(workspaceId: string, wanted: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
     WITH chosen AS (
       SELECT DISTINCT ON (u.key) u.key, u.id, u.checked_by, u.checked_at, u.last_error, u.source_label FROM upstream_repositories u
       WHERE u.key IN (${wanted}) AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = ${workspaceId}::uuid)
       ORDER BY u.key, u.owner_workspace_id NULLS LAST)
     SELECT coalesce(json_object_agg(c.key, json_build_array(
              coalesce((SELECT json_object_agg(t.name, round(date_part('epoch', t.first_seen_at) * 1000)::bigint) FROM upstream_tags t WHERE t.repository_id = c.id), '{}'::json),
-             c.checked_by, (extract(epoch from c.checked_at) * 1000)::bigint, c.last_error, c.source_label)), '{}')::text AS j
-    FROM chosen c`);
+             c.checked_by, (extract(epoch from c.checked_at) * 1000)::bigint, c.last_error, c.source_label)), '{}')::text
+    FROM chosen c`;
+}
+
+function decodeUpstream(json: string): Map<string, UpstreamTags> {
   const out = new Map<string, UpstreamTags>();
   // Repositories released in step (one version across many images) list the same tags:
   // they share one array, so what detection works out per tag list is worked out once.
@@ -388,7 +398,7 @@ export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string
   // A check records the tags it finds at one time: few distinct dates, shared (never mutated).
   const dates = new Map<number, Date>();
   type Entry = [Record<string, number>, UpstreamCheck["checkedBy"], number | null, string | null, string | null];
-  for (const [key, [firstSeenAt, checkedBy, checkedAt, lastError, sourceLabel]] of Object.entries(JSON.parse(row?.j ?? "{}") as Record<string, Entry>)) {
+  for (const [key, [firstSeenAt, checkedBy, checkedAt, lastError, sourceLabel]] of Object.entries(JSON.parse(json) as Record<string, Entry>)) {
     const names = Object.keys(firstSeenAt);
     const content = JSON.stringify(names);
     let tags = same.get(content);
