@@ -244,7 +244,7 @@ async function readWorkspace(db: Db, workspaceId: string, opts: { services?: boo
               UNION SELECT s.repository FROM services s WHERE s.workspace_id = ${workspaceId}::uuid AND s.repository IS NOT NULL ${serviceRange}`)}) AS upstream
     FROM g r
     ${RESOLVED_TAG_JOIN}`);
-  return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]", upstream: "{}" };
+  return row ?? { runs: "[]", environments: "[]", targets: "[]", services: "[]", upstream: "[]" };
 }
 
 /** A service as readWorkspace sends it: id, name, team, application, repository, policy, created_at (ms). */
@@ -371,12 +371,14 @@ type UpstreamTags = { tags: string[]; firstSeen: Map<string, Date>; check: Upstr
 export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string[]): Promise<Map<string, UpstreamTags>> {
   if (keys.length === 0) return new Map();
   const [row] = await largeRead<{ j: string }>(db, Prisma.sql`SELECT (${upstreamDocument(workspaceId, Prisma.sql`SELECT unnest(${keys}::text[])`)}) AS j`);
-  return decodeUpstream(row?.j ?? "{}");
+  return decodeUpstream(row?.j ?? "[]");
 }
 
 /**
  * The upstream tags and check state of the repositories `wanted` selects, as one JSON
- * object: key → [{tag: first seen (ms)}, checked by, checked at (ms), last error, source label].
+ * array of [key, tag names, when each was first seen (ms), checked by, checked at (ms),
+ * last error, source label]. Arrays, not objects keyed by tag: a tag list decodes
+ * without building an object of its own per repository.
  */
 function upstreamDocument(workspaceId: string, wanted: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
@@ -384,10 +386,13 @@ function upstreamDocument(workspaceId: string, wanted: Prisma.Sql): Prisma.Sql {
       SELECT DISTINCT ON (u.key) u.key, u.id, u.checked_by, u.checked_at, u.last_error, u.source_label FROM upstream_repositories u
       WHERE u.key IN (${wanted}) AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = ${workspaceId}::uuid)
       ORDER BY u.key, u.owner_workspace_id NULLS LAST)
-    SELECT coalesce(json_object_agg(c.key, json_build_array(
-             coalesce((SELECT json_object_agg(t.name, round(date_part('epoch', t.first_seen_at) * 1000)::bigint) FROM upstream_tags t WHERE t.repository_id = c.id), '{}'::json),
-             c.checked_by, (extract(epoch from c.checked_at) * 1000)::bigint, c.last_error, c.source_label)), '{}')::text
-    FROM chosen c`;
+    SELECT coalesce(json_agg(json_build_array(c.key, tags.names, tags.seen,
+             c.checked_by, (extract(epoch from c.checked_at) * 1000)::bigint, c.last_error, c.source_label)), '[]')::text
+    FROM chosen c
+    CROSS JOIN LATERAL (
+      SELECT coalesce(json_agg(t.name ORDER BY t.name), '[]') AS names,
+             coalesce(json_agg(round(date_part('epoch', t.first_seen_at) * 1000)::bigint ORDER BY t.name), '[]') AS seen
+      FROM upstream_tags t WHERE t.repository_id = c.id) tags`;
 }
 
 function decodeUpstream(json: string): Map<string, UpstreamTags> {
@@ -395,21 +400,15 @@ function decodeUpstream(json: string): Map<string, UpstreamTags> {
   // Repositories released in step (one version across many images) list the same tags:
   // they share one array, so what detection works out per tag list is worked out once.
   const same = new Map<string, string[]>();
-  // A check records the tags it finds at one time: few distinct dates, shared (never mutated).
-  const dates = new Map<number, Date>();
-  type Entry = [Record<string, number>, UpstreamCheck["checkedBy"], number | null, string | null, string | null];
-  for (const [key, [firstSeenAt, checkedBy, checkedAt, lastError, sourceLabel]] of Object.entries(JSON.parse(json) as Record<string, Entry>)) {
-    const names = Object.keys(firstSeenAt);
-    const content = JSON.stringify(names);
+  type Entry = [string, string[], number[], UpstreamCheck["checkedBy"], number | null, string | null, string | null];
+  for (const [key, names, seen, checkedBy, checkedAt, lastError, sourceLabel] of JSON.parse(json) as Entry[]) {
+    const content = names.join("\u0000");
     let tags = same.get(content);
     if (tags === undefined) same.set(content, (tags = names));
+    // A Date per tag: sharing one per instant through a map keyed by the milliseconds cost
+    // three times the decoding (numbers that large are hashed as heap numbers).
     const firstSeen = new Map<string, Date>();
-    for (const name of names) {
-      const at = firstSeenAt[name] as number;
-      let date = dates.get(at);
-      if (date === undefined) dates.set(at, (date = new Date(at)));
-      firstSeen.set(name, date);
-    }
+    for (let i = 0; i < names.length; i++) firstSeen.set(names[i] as string, new Date(seen[i] as number));
     out.set(key, { tags, firstSeen, check: { checkedBy, checkedAt: checkedAt === null ? null : new Date(checkedAt), lastError, sourceLabel } });
   }
   return out;
