@@ -15,6 +15,8 @@ export type Figure = {
   size?: number;
   /** 1-minute load average of the (shared) machine when the figure was measured. */
   load?: number;
+  /** How fast the machine ran just before the figure's section (machineSpeed, millions of tags parsed a second). */
+  speed?: number;
   /** Listed in the growth table: "lower" when a smaller value is better (latency, MB), "higher" for throughput. */
   scale?: "lower" | "higher";
 };

@@ -27,6 +27,7 @@ import { benchDrift } from "./drift";
 import { benchDriftDb } from "./drift-db";
 import { benchEvaluate } from "./evaluate";
 import { growth, loadNow, printGrowth, table, type Figure } from "./figures";
+import { machineSpeed } from "./machine-speed";
 import { startFleet, type Fleet } from "./fleet";
 import { benchInsights, seedInsightsHistory } from "./insights";
 import { benchIntake } from "./intake";
@@ -112,9 +113,10 @@ async function main() {
 
   const all: Figure[] = [];
   const run = async (section: string, fn: () => Promise<Figure[]>, size?: number) => {
-    console.log(`\n== ${section}${size ? ` @ ${size} services` : ""}  (load ${loadNow().toFixed(2)})`);
+    const speed = machineSpeed();
+    console.log(`\n== ${section}${size ? ` @ ${size} services` : ""}  (load ${loadNow().toFixed(2)}, machine speed ${speed.toFixed(2)} Mtags/s)`);
     const t = performance.now();
-    const figures = (await fn()).map((f) => relaxAboveTargetSize({ ...f, ...(size ? { size } : {}), load: f.load ?? loadNow() }));
+    const figures = (await fn()).map((f) => relaxAboveTargetSize({ ...f, ...(size ? { size } : {}), load: f.load ?? loadNow(), speed }));
     print(figures);
     console.log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
     all.push(...figures);
@@ -268,6 +270,12 @@ async function main() {
   if (sizes.length > 1) {
     console.log(`\n== growth between sizes (cost factor; throughput inverted; limit 1.125 × the size ratio, i.e. ≤ 4.5× for 2,000 → 8,000)`);
     printGrowth(rows, sizes);
+    // The same work measured on a slower machine grows by that much more: say how fast it ran at each size.
+    const speeds = sizes.map((size) => {
+      const at = all.filter((f) => f.size === size && f.speed !== undefined).map((f) => f.speed as number);
+      return at.length ? `@${size} ${Math.min(...at).toFixed(2)}–${Math.max(...at).toFixed(2)}` : `@${size} —`;
+    });
+    console.log(`  machine speed before each section (millions of tags parsed a second, higher is faster): ${speeds.join(", ")}`);
   }
   const growthFailures = rows.filter((r) => r.factors.some((f) => f.verdict === "FAIL")).map((r) => r.name);
   const superLinear = rows.filter((r) => r.factors.some((f) => f.verdict === "super-linear")).map((r) => r.name);
