@@ -208,14 +208,14 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  *   in a JSON object, not joined: until statistics see a new workspace's rows the planner
  *   expects one and compares every row with every target (1.5 s for 20,000 rows on 400
  *   targets, against 60 ms).
- * The JSON is built by hand where json_build_array per row cost more than the scan:
- * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
- * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
  * - the upstream tags of every repository the services read may be judged against
  *   (upstreamDocument): their own, and what their open rows run or declare. Taken from the
  *   groups just read, a range's repositories cost no second pass over the open rows
  *   (at 8,000 services, reading the workspace's repositories apart sorted 97,000 rows
  *   before the first range could start).
+ * The JSON is built by hand where json_build_array per row cost more than the scan:
+ * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
+ * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
  * With `range`, only the open rows of the services whose ids fall in it (inclusive) are
  * read, by index; `services: false` leaves the service list out (readDriftInputsByChunk).
  */
