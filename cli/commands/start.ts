@@ -53,10 +53,20 @@ function securityHeaders(): Record<string, string> {
   return { ...Object.fromEntries(FIXED_SECURITY_HEADERS.map((h) => [h.key, h.value])), "content-security-policy": apiContentSecurityPolicy() };
 }
 
-function refuse(res: http.ServerResponse, status: number, code: string, title: string, detail: string) {
+/**
+ * A declared body up to this size is read and dropped after a 413, as Node does for any request
+ * left unread: the client finishes sending and reads the answer. Closing at once made a client
+ * still writing fail with a broken pipe instead (fetch never saw the 413). Larger ones are cut off.
+ */
+const DRAIN_REFUSED_BODY_BYTES = 16 * 1024 * 1024;
+
+/** `close`: end the connection after the answer, so the rest of the request is never read. */
+function refuse(res: http.ServerResponse, status: number, code: string, title: string, detail: string, opts: { close: boolean } = { close: true }) {
   const body = problemJson(status, code, title, detail);
-  // Connection: close, so the rest of the body is never read.
-  res.writeHead(status, { ...securityHeaders(), "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), "cache-control": "no-store", connection: "close" });
+  res.writeHead(status, {
+    ...securityHeaders(), "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), "cache-control": "no-store",
+    ...(opts.close ? { connection: "close" } : {}),
+  });
   res.end(body);
 }
 
@@ -144,7 +154,8 @@ export function registerStartCommand(program: Command) {
       const handler = app.getRequestHandler();
       const server = http.createServer((req, res) => {
         // A declared body over the API's 1 MiB limit (lib/http/route.ts) is refused before Next.js reads any of it.
-        if (Number(req.headers["content-length"] ?? 0) > 1024 * 1024) return void refuse(res, 413, "payload_too_large", "Payload too large", "Request bodies are limited to 1048576 bytes.");
+        const declared = Number(req.headers["content-length"] ?? 0);
+        if (declared > 1024 * 1024) return void refuse(res, 413, "payload_too_large", "Payload too large", "Request bodies are limited to 1048576 bytes.", { close: declared > DRAIN_REFUSED_BODY_BYTES });
         // Next.js answers a path whose percent-escapes are not UTF-8 (/services/%ff) with a bare 500.
         if (!decodablePath(req.url ?? "/")) return void refuse(res, 400, "bad_request", "Bad request", "The path's percent-escapes are not valid UTF-8.");
         // Next.js resolves dot segments, even percent-encoded ones, and redirects; no API path has one.
