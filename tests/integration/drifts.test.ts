@@ -337,23 +337,26 @@ describe("drift inputs agree with the matrix's read models", () => {
 
     const { loadCurrentRuns } = await import("@/lib/db/queries/current-runs");
     const { loadUpstream } = await import("@/lib/db/queries/upstream");
-    const { loadOpenRuns, loadUpstreamTags } = await import("@/lib/services/drift/load-inputs");
+    const { loadDriftInputs, loadOpenRuns } = await import("@/lib/services/drift/load-inputs");
     const pick = (r: { serviceId: string; environmentId: string; targetId: string; targetName: string; tag: string; tagVersion: string | null; resolvedVersion: string | null; digest: string | null; declared: boolean; since: Date }) =>
       [r.serviceId, r.environmentId, r.targetId, r.targetName, r.tag, r.tagVersion, r.resolvedVersion, r.digest, r.declared, r.since.toISOString()].join("|");
     const expected = (await loadCurrentRuns(db, ws.id)).map(pick).sort();
     expect((await loadOpenRuns(db, ws.id)).map(pick).sort()).toEqual(expected);
     expect(expected.some((r) => r.includes("|1.2.1|"))).toBe(true);
 
+    // The tags drift judges each service against are loadUpstream's for its repository.
+    const inputs = await loadDriftInputs(db, { eolEnabled: false }, ws.id, new Date());
     const keys = [`${REGISTRY}/web`, `${REGISTRY}/api`];
     const shared = await loadUpstream(db, ws.id, keys);
-    const mine = await loadUpstreamTags(db, ws.id, keys);
     for (const key of keys) {
-      expect([...(mine.get(key)?.tags ?? [])].sort()).toEqual([...(shared.get(key)?.tags ?? [])].sort());
-      expect([...(mine.get(key)?.firstSeen ?? [])].sort()).toEqual([...(shared.get(key)?.firstSeen ?? [])].sort());
+      const facts = inputs.facts.find((f) => (f.repository ?? f.runningRepository) === key);
+      expect(facts, key).toBeDefined();
+      const mine = inputs.services.find((s) => s.id === facts!.id)?.upstream;
+      expect([...(mine?.tags ?? [])].sort()).toEqual([...(shared.get(key)?.tags ?? [])].sort());
+      expect([...(mine?.firstSeen ?? [])].sort()).toEqual([...(shared.get(key)?.firstSeen ?? [])].sort());
     }
 
     // And the versions drift judges are the matrix's.
-    const inputs = await (await import("@/lib/services/drift/load-inputs")).loadDriftInputs(db, { eolEnabled: false }, ws.id, new Date());
     const matrix = (await api(ws.viewer).get("/api/v1/matrix")).body as { services: { name: string; cells: { environment: string; targets: { name: string; version: string | null }[] }[] }[] };
     const fromMatrix = matrix.services.flatMap((s) => s.cells.flatMap((c) => c.targets.map((t) => `${s.name}|${t.name}|${t.version}`))).sort();
     const names = new Map(inputs.services.map((s) => [s.id, s.name] as const));
@@ -384,10 +387,10 @@ describe("drift inputs agree with the matrix's read models", () => {
     const { loadDriftInputs, readDriftInputsByChunk } = await import("@/lib/services/drift/load-inputs");
     const now = new Date();
     const whole = await loadDriftInputs(db, { eolEnabled: false }, ws.id, now);
-    const idOf = (name: string) => whole.services.find((s) => s.name === name)!.id;
-    expect(whole.upstreamTags.get(idOf("api"))).toEqual(["1.0.0", "1.9.0", "2.0.0"]);
-    expect(whole.upstreamTags.get(idOf("docs"))).toEqual(["5.0.0", "5.1.0"]);
-    expect(whole.services.find((s) => s.name === "docs")!.upstream?.tags).toEqual(["5.0.0", "5.1.0"]);
+    const serviceNamed = (name: string) => whole.services.find((s) => s.name === name)!;
+    expect(whole.upstreamTags.get(serviceNamed("api").id)).toEqual(["1.0.0", "1.9.0", "2.0.0"]);
+    expect(whole.upstreamTags.get(serviceNamed("docs").id)).toEqual(["5.0.0", "5.1.0"]);
+    expect(serviceNamed("docs").upstream?.tags).toEqual(["5.0.0", "5.1.0"]);
     const row = (r: (typeof whole.current)[number]) => [r.serviceId, r.environmentId, r.targetId, r.targetName, r.tag, r.version, r.digest, r.declared, r.since.toISOString()].join("|");
     for (const size of [1, 2, 3, 1000]) {
       const reader = readDriftInputsByChunk(db, { eolEnabled: false }, ws.id, now, size);

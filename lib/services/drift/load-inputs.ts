@@ -365,16 +365,6 @@ type UpstreamCheck = { checkedBy: "server" | "agent"; checkedAt: Date | null; la
 type UpstreamTags = { tags: string[]; firstSeen: Map<string, Date>; check: UpstreamCheck };
 
 /**
- * loadUpstream's tags and check state of the repositories `keys` (the workspace's own
- * repository wins over the shared one).
- */
-export async function loadUpstreamTags(db: Db, workspaceId: string, keys: string[]): Promise<Map<string, UpstreamTags>> {
-  if (keys.length === 0) return new Map();
-  const [row] = await largeRead<{ j: string }>(db, Prisma.sql`SELECT (${upstreamDocument(workspaceId, Prisma.sql`SELECT unnest(${keys}::text[])`)}) AS j`);
-  return decodeUpstream(row?.j ?? "[]");
-}
-
-/**
  * The upstream tags and check state of the repositories `wanted` selects, as one JSON
  * array of [key, tag names, when each was first seen (ms), checked by, checked at (ms),
  * last error, source label]. Arrays, not objects keyed by tag: a tag list decodes
