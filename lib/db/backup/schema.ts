@@ -5,12 +5,13 @@ import type pg from "pg";
 export const MIGRATIONS_TABLE = "_prisma_migrations";
 
 /**
- * Not backed up: the migrations table (the header lists the migrations), and the notes of recent
- * writing transactions that cached insights are checked against (insight_writes). Their transaction
- * ids belong to the cluster they were taken on, and the migration that creates them sets them up
- * afresh on restore.
+ * Not backed up: the migrations table (the header lists the migrations), the notes of recent
+ * writing transactions that cached insights are checked against (insight_writes), and the markers of
+ * the last drift evaluations (drift_evaluations), labelled with transaction snapshots. Their
+ * transaction ids belong to the cluster they were taken on; the migrations that create them set
+ * them up afresh on restore, and a workspace with no marker is evaluated at the next tick.
  */
-export const NOT_BACKED_UP = [MIGRATIONS_TABLE, "insight_writes", "insight_writes_pruned"];
+export const NOT_BACKED_UP = [MIGRATIONS_TABLE, "insight_writes", "insight_writes_pruned", "drift_evaluations"];
 
 /** The same session settings on both ends, so COPY text round-trips exactly (as pg_dump does). */
 export const COPY_SESSION_SETTINGS = "SET DateStyle = ISO, YMD; SET IntervalStyle = postgres; SET TimeZone = 'UTC'; SET extra_float_digits = 3; SET bytea_output = hex";

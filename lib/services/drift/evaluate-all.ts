@@ -1,12 +1,15 @@
 // The scheduler's drift tick: evaluate every workspace that runs something or
-// still has live drift (which must resolve once its services are gone). A
-// workspace another worker is evaluating is skipped (pg_try_advisory_xact_lock):
-// its evaluation is already under way.
+// still has live drift (which must resolve once its services are gone), unless
+// its last evaluation still holds (evaluation-marker.ts). A workspace another
+// worker is evaluating is skipped (pg_try_advisory_xact_lock): its evaluation
+// is already under way.
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { evaluateWorkspaceDrift, type EvaluateDeps, type EvaluationResult } from "./evaluate-workspace";
+import { listUnchangedWorkspaces, rulesOf } from "./evaluation-marker";
 
-export type EvaluateAllResult = { evaluated: EvaluationResult[]; skipped: number; failed: number };
+/** `skipped`: held by another evaluation; `unchanged`: nothing written since the last one, and the clock changes nothing yet. */
+export type EvaluateAllResult = { evaluated: EvaluationResult[]; skipped: number; unchanged: number; failed: number };
 
 export async function listWorkspacesToEvaluate(db: Db): Promise<string[]> {
   const rows = await db.$queryRaw<{ workspace_id: string }[]>`
@@ -17,8 +20,14 @@ export async function listWorkspacesToEvaluate(db: Db): Promise<string[]> {
 }
 
 export async function evaluateAll(deps: Omit<EvaluateDeps, "now"> & { now: () => Date }): Promise<EvaluateAllResult> {
-  const out: EvaluateAllResult = { evaluated: [], skipped: 0, failed: 0 };
-  for (const workspaceId of await listWorkspacesToEvaluate(deps.db)) {
+  const out: EvaluateAllResult = { evaluated: [], skipped: 0, unchanged: 0, failed: 0 };
+  const workspaceIds = await listWorkspacesToEvaluate(deps.db);
+  const unchanged = await listUnchangedWorkspaces(deps.db, workspaceIds, { rules: rulesOf(deps.config), now: deps.now() });
+  for (const workspaceId of workspaceIds) {
+    if (unchanged.has(workspaceId)) {
+      out.unchanged++;
+      continue;
+    }
     try {
       const result = await evaluateWorkspaceDrift({ db: deps.db, config: deps.config, now: deps.now() }, workspaceId, { wait: false });
       if (result.skipped) out.skipped++;

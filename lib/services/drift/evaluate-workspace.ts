@@ -7,12 +7,13 @@ import { randomUUID } from "node:crypto";
 import type { Config } from "@/lib/config";
 import { Prisma, sqlTransaction, type Db } from "@/lib/db/client";
 import {
-  ackLiftedNow, createJumpFinder, createVersionComparator, detectDifferences, groupCurrentRuns, driftKeyOf, indexRunningVersions, planLifecycle,
+  ackLiftedNow, createJumpFinder, createVersionComparator, detectDifferences, groupCurrentRuns, driftKeyOf, indexRunningVersions, nextClockChange, planLifecycle,
   type AckRecord, type CurrentRun, type Difference, type DriftRecord, type EnvironmentInfo, type LifecyclePlan, type ServiceInput,
 } from "@/lib/domain/drift";
 import { detectEnvDrift } from "@/lib/domain/drift/detect-env";
 import type { EffectivePolicy } from "@/lib/domain/policy";
 import { log } from "@/lib/log";
+import { readEvaluationSnapshot, rulesOf, writeEvaluationMarker } from "./evaluation-marker";
 import { createEvaluationQueue, type EvaluationQueue, type QueueTiming } from "./evaluation-queue";
 import { loadClosedHistory, readDriftInputsByChunk, type DriftInputs } from "./load-inputs";
 import { persistPlan, type PlanNames } from "./persist-plan";
@@ -107,6 +108,8 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
       } else {
         await tx.execute(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
       }
+      // Before anything is read: every write it covers, the reads below see (evaluation-marker.ts).
+      const snapshot = await readEvaluationSnapshot(tx);
       const [workspace] = await tx.rows<{ name: string }>(Prisma.sql`SELECT name FROM workspaces WHERE id = ${workspaceId}::uuid`);
       if (!workspace) return empty;
 
@@ -142,6 +145,8 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
         environments: hasEvents ? new Map(environments.map((e) => [e.id, e.name] as const)) : new Map(),
       };
       const written = await persistPlan(tx, { workspaceId, plan, records, lifted, names, now, newId: randomUUID, chunkRows: deps.writeChunkRows });
+      const nextClockAt = nextClockChange({ records, plan, policies, services, now });
+      await writeEvaluationMarker(tx, { workspaceId, snapshot, rules: rulesOf(deps.config), nextClockAt, evaluatedAt: now });
       return {
         workspaceId,
         skipped: false,

@@ -90,10 +90,11 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   const label = (await db.upstreamRepository.findUnique({ where: { id: repo.id }, select: { sourceLabel: true } }))?.sourceLabel ?? null;
   await syncReleasesFor(deps, repo.key, label, { force: changed });
 
+  // The fingerprint only when the tags changed: a write of it counts as new data for drift (evaluation-marker.ts).
   await db.upstreamRepository.update({
     where: { id: repo.id },
     data: {
-      checkedAt: now, dueAt: new Date(now.getTime() + HOUR), tagsFingerprint: fingerprint, failures: 0, lastError: null, leasedUntil: null,
+      checkedAt: now, dueAt: new Date(now.getTime() + HOUR), ...(changed ? { tagsFingerprint: fingerprint } : {}), failures: 0, lastError: null, leasedUntil: null,
       lastDurationMs: Date.now() - started,
     },
   });
