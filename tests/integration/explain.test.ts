@@ -20,6 +20,7 @@ import type { Actor, Ctx } from "@/lib/services/context";
 import { getServiceBadges } from "@/lib/services/badges";
 import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/delivery-charts";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
+import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { getMatrix } from "@/lib/services/get-matrix";
 import { listHistory } from "@/lib/services/history";
@@ -224,6 +225,7 @@ describe("query plans on a seeded fleet", () => {
       }),
     );
     await record("scheduler: lease checks", () => leaseDueRepositories(db, now, 200));
+    await record("scheduler: drift tick", () => evaluateAll({ db, config, now: () => now }));
     // A check's release sources: the services that follow the repository, from its open rows only. No forge is
     // asked here (a forge found would fail, which the sync records and goes on from).
     const noForge = { forges: { listReleases: () => Promise.reject(new Error("no forge in the plan test")) } } as unknown as UpstreamClients;

@@ -11,11 +11,12 @@ import { listUnchangedWorkspaces, rulesOf } from "./evaluation-marker";
 /** `skipped`: held by another evaluation; `unchanged`: nothing written since the last one, and the clock changes nothing yet. */
 export type EvaluateAllResult = { evaluated: EvaluationResult[]; skipped: number; unchanged: number; failed: number };
 
+/** Per workspace, one index probe each (a DISTINCT over every open row and live drift took 250 ms at 2,000 services). */
 export async function listWorkspacesToEvaluate(db: Db): Promise<string[]> {
   const rows = await db.$queryRaw<{ workspace_id: string }[]>`
-    SELECT DISTINCT workspace_id::text FROM runs WHERE "to" IS NULL
-    UNION
-    SELECT DISTINCT workspace_id::text FROM drifts WHERE active`;
+    SELECT w.id::text AS workspace_id FROM workspaces w
+    WHERE EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = w.id AND r."to" IS NULL)
+       OR EXISTS (SELECT 1 FROM drifts d WHERE d.workspace_id = w.id AND d.active)`;
   return rows.map((r) => r.workspace_id);
 }
 
