@@ -107,8 +107,10 @@ let tablesPromise: Promise<{ name: string; scoped: string }[]> | undefined;
  * memberships) and deliveries (via rules). Tables shared by all workspaces
  * (upstream repositories, tags, releases, end-of-life data, login attempts,
  * cache) are written by the scheduler and by concurrent test files, so they
- * are left out.
+ * are left out, and so is the marker of the workspace's last drift evaluation
+ * (drift_evaluations): the scheduler's own, rewritten by every evaluation.
  */
+const SCHEDULER_TABLES = ["drift_evaluations"];
 function workspaceTables() {
   tablesPromise ??= (async () => {
     const rows = await testDb().$queryRawUnsafe<{ table_name: string; has_ws: boolean }[]>(
@@ -119,6 +121,7 @@ function workspaceTables() {
     );
     const out: { name: string; scoped: string }[] = [];
     for (const r of rows) {
+      if (SCHEDULER_TABLES.includes(r.table_name)) continue;
       const q = `"${r.table_name}"`;
       if (r.has_ws) out.push({ name: r.table_name, scoped: `SELECT * FROM ${q} WHERE workspace_id = $1::uuid` });
       else if (r.table_name === "workspaces") out.push({ name: r.table_name, scoped: `SELECT * FROM ${q} WHERE id = $1::uuid` });
