@@ -65,7 +65,8 @@ export async function loadUrl(url: string, token: string, opts: { amount?: numbe
   const unfinished = Math.max(0, expected - latencies.length - errors);
   return {
     latencies, ok: sum((p) => p.ok), non2xx: sum((p) => p.non2xx), errors, timeouts: sum((p) => p.timeouts), bytes: sum((p) => p.bytes),
-    seconds: (performance.now() - started) / 1000, statuses, unfinished,
+    // From the threads' own clocks, which start with their first request: starting a thread is not the server's time.
+    seconds: Math.min((performance.now() - started) / 1000, Math.max(...parts.map((p) => p.seconds))), statuses, unfinished,
   };
 }
 
@@ -138,7 +139,7 @@ export async function benchApi(baseUrl: string, token: string, opts: { seconds: 
   opts.log(`GET /api/v1/drifts at 500/s offered: ${rps.toFixed(0)} req/s served, p99 ${p99} ms${failureNote(r)}`);
   figures.push(
     { name: "api.drifts.sustained_rps", value: Math.round(rps), unit: "req/s", target: "≥ 500 (≥ 490: ramp-up)", pass: rps >= 490 && failures(r) === 0, note: `${500 * opts.sustainedSeconds} requests offered at 500/s over ${CONNECTIONS} connections, served in ${r.seconds.toFixed(1)} s${failureNote(r)}`, load, scale: "higher" },
-    { name: "api.drifts.sustained_p99_ms", value: p99, unit: "ms", target: "< 100 at 500 req/s", pass: p99 < 100 && failures(r) === 0 && r.ok > 0, note: `p50 ${Math.round(percentile(r.latencies, 50))} ms, p95 ${Math.round(percentile(r.latencies, 95))} ms`, load, scale: "lower" },
+    { name: "api.drifts.sustained_p99_ms", value: p99, unit: "ms", target: "< 100 at 500 req/s", pass: p99 < 100 && failures(r) === 0 && r.ok > 0, note: `p50 ${Math.round(percentile(r.latencies, 50))} ms, p95 ${Math.round(percentile(r.latencies, 95))} ms${driftsMax ? `; 500/s is ${Math.round((500 / driftsMax.rps) * 100)} % of the ${Math.round(driftsMax.rps)}/s 50 unthrottled clients got (how busy it keeps the cores)` : ""}`, load, scale: "lower" },
   );
   return figures;
 }
