@@ -99,6 +99,9 @@ export async function signInCookie(email: string, password: string): Promise<str
 // (last use), and when the scheduler reads a Compose-in-Git target.
 const VOLATILE = ["last_used_at", "last_commit", "last_error", "refresh_due_at"];
 
+/** Workspace rows that are the scheduler's own: the marker of the last drift evaluation, rewritten by every one. */
+const SCHEDULER_TABLES = ["drift_evaluations"];
+
 let tablesPromise: Promise<{ name: string; scoped: string }[]> | undefined;
 
 /**
@@ -107,10 +110,8 @@ let tablesPromise: Promise<{ name: string; scoped: string }[]> | undefined;
  * memberships) and deliveries (via rules). Tables shared by all workspaces
  * (upstream repositories, tags, releases, end-of-life data, login attempts,
  * cache) are written by the scheduler and by concurrent test files, so they
- * are left out, and so is the marker of the workspace's last drift evaluation
- * (drift_evaluations): the scheduler's own, rewritten by every evaluation.
+ * are left out, and so are SCHEDULER_TABLES.
  */
-const SCHEDULER_TABLES = ["drift_evaluations"];
 function workspaceTables() {
   tablesPromise ??= (async () => {
     const rows = await testDb().$queryRawUnsafe<{ table_name: string; has_ws: boolean }[]>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_POLICY, type EffectivePolicy } from "@/lib/domain/policy";
+import { DEFAULT_POLICY } from "@/lib/domain/policy";
 import { nextClockChange } from "./clock";
 import { detectDifferences } from "./detect";
 import { planLifecycle, type LifecyclePlan } from "./lifecycle";
@@ -42,7 +42,6 @@ function around(service: ServiceInput, current: CurrentRun[]) {
   };
 }
 
-const policy = (over: Partial<EffectivePolicy>) => ({ ...DEFAULT_POLICY, ...over });
 const cycle = (eolDate: Date) => ({ product: "nginx", cycle: "1.26", eolDate });
 
 describe("the next instant the clock changes an evaluation", () => {
@@ -80,7 +79,7 @@ describe("the next instant the clock changes an evaluation", () => {
   });
 
   it("is null when nothing waits on the clock: announced drift, no end of life ahead", () => {
-    const service = makeService({ policy: policy({}), eol: new Map([["1.26.2", cycle(ago(10))]]) });
+    const service = makeService({ eol: new Map([["1.26.2", cycle(ago(10))]]) });
     const { next, again } = around(service, [run("prod", "p1", "1.26.2", ago(200))]);
     expect(next).toBeNull();
     expect(isEmpty(again)).toBe(true);
