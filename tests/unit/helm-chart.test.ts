@@ -1,7 +1,7 @@
 // The Helm chart under deploy/helm/driftwatch, rendered by the real helm for the three ways it is
 // installed, and checked against the Kubernetes object schemas. No Kubernetes server runs here:
 // kubectl reads the objects offline and kubernetes-models validates them.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -133,6 +133,26 @@ describe("helm template", () => {
     const objects = await renderChart({ values: [ciValues("embedded")] });
     const args = objectOf<Deployment>(objects, "Deployment", "dw-driftwatch-agent").spec.template.spec.containers[0]!.args;
     expect(args).toEqual(["agent", "--in-cluster", "--environment", "production", "--url", "http://dw-driftwatch.driftwatch.svc:80", "--interval", "60", "--namespace", "staging=staging"]);
+  });
+});
+
+describe("the README's Helm section", () => {
+  it("its external-database values file renders what it promises", async () => {
+    const readme = readFileSync(path.join(CHART_DIR, "../../../README.md"), "utf8");
+    const block = /values file like this one[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const dir = mkdtempSync(path.join(os.tmpdir(), "dw-readme-"));
+    try {
+      writeFileSync(path.join(dir, "my-values.yaml"), block!);
+      const objects = await renderChart({ release: "driftwatch", values: [path.join(dir, "my-values.yaml")] });
+      expect(kindsOf(objects)).toEqual(["Deployment/driftwatch", "Deployment/driftwatch-worker", "Ingress/driftwatch", "Secret/driftwatch", "Service/driftwatch"]);
+      const web = objectOf<Deployment>(objects, "Deployment", "driftwatch");
+      expect(web.spec.replicas).toBe(3);
+      expect(web.spec.template.spec.containers[0]!.image).toBe("registry.example.com/acme/driftwatch:0.1.0");
+      expect(envNamed(web, "DATABASE_URL")?.valueFrom?.secretKeyRef).toEqual({ name: "driftwatch-database", key: "DATABASE_URL" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
