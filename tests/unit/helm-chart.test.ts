@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { strictFieldErrors } from "@/tests/support/k8s-strict";
 import { kubeTools } from "@/tests/support/kube-tools";
 import {
   CHART_DIR, ciValues, helm, kindsOf, objectOf, parseObjects, podSpecs, renderArgs, renderChart, renderText, runTool,
@@ -74,6 +75,22 @@ describe("helm template", () => {
     const model = await schemaModel(broken as unknown as K8sObject);
     expect(() => model.validate()).toThrow(/replicas must be integer/);
   });
+
+  it("every field of every rendered object is one its Kubernetes type knows (strict, as kubectl --validate=strict)", async () => {
+    const rendered = await Promise.all(Object.values(CASES).map((values) => renderChart({ values })));
+    // Two broken copies go along (one compiler run for all), to show the check can fail: a
+    // misspelt probe and a string where a number belongs are each caught, and nothing else is.
+    const web = structuredClone(objectOf<Deployment>(rendered[0]!, "Deployment", "dw-driftwatch"));
+    const container = web.spec.template.spec.containers[0]!;
+    container.readinesProbe = container.readinessProbe;
+    const service = structuredClone(objectOf(rendered[0]!, "Service", "dw-driftwatch")) as K8sObject & { spec: { ports: { port: unknown }[] } };
+    service.spec.ports[0]!.port = "80";
+    const errors = strictFieldErrors([...rendered.flat(), web, service]);
+    expect(errors).toEqual([
+      expect.stringMatching(/^Deployment\/dw-driftwatch: .*'"readinesProbe"' does not exist in type 'IContainer'/),
+      expect.stringMatching(/^Service\/dw-driftwatch: Type 'string' is not assignable to type 'number'/),
+    ]);
+  }, 60_000);
 
   it("defaults: one web replica with the embedded database on a PersistentVolumeClaim, the scheduler inside", async () => {
     const objects = await renderChart();
