@@ -41,7 +41,9 @@ export type RunResult = { code: number; stdout: string; stderr: string };
 export async function runTool(tool: "helm" | "kubectl", args: string[], input?: string): Promise<RunResult> {
   const bin = (await kubeTools())[tool];
   return new Promise((resolve, reject) => {
-    const child = execFile(bin, args, { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (err, stdout, stderr) => {
+    // No kubeconfig: nothing here may reach a cluster the developer happens to be signed in to.
+    const env = { ...process.env, KUBECONFIG: path.join(CHART_DIR, "no-kubeconfig") };
+    const child = execFile(bin, args, { env, maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (err, stdout, stderr) => {
       if (err && typeof err.code !== "number") return reject(err);
       resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
     });
