@@ -1,6 +1,7 @@
 // Every /api/v1 route module, for the server's direct API path
 // (lib/http/direct.ts), which calls these same handlers without Next.js's
-// router. A route file missing here is still answered, by Next.js.
+// router. A route file missing here would be answered by Next.js alone;
+// lib/http/direct.test.ts checks that none is.
 import * as acksId from "./v1/acks/[id]/route";
 import * as acks from "./v1/acks/route";
 import * as agentReport from "./v1/agent/report/route";
