@@ -1,9 +1,9 @@
 // Runs before routing pages: every page gets a Content-Security-Policy with a
 // fresh nonce, so the only scripts that run are Next's own (nonced, then
-// trusted by 'strict-dynamic'). API paths never come here: `driftwatch start`
-// answers unknown API paths and wrong methods with problem+json and gives API
-// answers a policy that allows nothing (cli/commands/start.ts), before Next.js
-// and without a proxy round on every API request. The other security headers
+// trusted by 'strict-dynamic'). API paths never come here: the server answers
+// unknown API paths and wrong methods with problem+json and gives API answers
+// a policy that allows nothing (lib/http/server.ts), before Next.js and
+// without a proxy round on every API request. The other security headers
 // come from next.config.ts for every path, static files too.
 import { NextResponse, type NextRequest } from "next/server";
 import { pageContentSecurityPolicy } from "@/lib/http/security-headers";

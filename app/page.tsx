@@ -10,7 +10,7 @@ import { MatrixTable } from "@/components/matrix/matrix-table";
 import { Pagination } from "@/components/matrix/pagination";
 import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@/components/matrix/search-params";
 import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { getMatrix } from "@/lib/services/get-matrix";
 import { countEnvironments, listTeams } from "@/lib/services/matrix-options";
 

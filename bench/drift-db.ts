@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { median, type Figure } from "@/bench/figures";
-import type { AgentReport } from "@/lib/agent/report";
+import type { AgentReport } from "@/lib/domain/agent-report";
 import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";

@@ -1,6 +1,6 @@
 // The frame of every signed-in page: brand, navigation, who is signed in.
 import Link from "next/link";
-import { signOut } from "@/auth";
+import { signOut } from "@/lib/http/auth";
 
 export type NavKey = "matrix" | "updates" | "promotions" | "delivery" | "report" | "settings";
 

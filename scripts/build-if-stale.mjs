@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
-const SOURCES = ["app", "lib", "components", "public", "auth.ts", "proxy.ts", "next.config.ts", "package.json", "package-lock.json", "tsconfig.json"];
+const SOURCES = ["app", "lib", "components", "public", "proxy.ts", "next.config.ts", "package.json", "package-lock.json", "tsconfig.json"];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

@@ -7,7 +7,7 @@ import { FilterForm } from "@/components/ui/filter-form";
 import { humanizeDuration } from "@/lib/domain/duration";
 import { formatShortDay, parseUtcDay } from "@/lib/render/dates";
 import { renderArrivalsChart, renderDriftTrendChart } from "@/lib/render/charts";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/delivery-charts";
 import { getDelivery } from "@/lib/services/insights/delivery";
 

@@ -3,7 +3,7 @@
 import { AppShell } from "@/components/app-shell";
 import { formatDay, formatWhen, lasted } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 
 export const dynamic = "force-dynamic";

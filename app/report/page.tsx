@@ -4,7 +4,7 @@ import { AppShell } from "@/components/app-shell";
 import { PrintButton } from "@/components/insights/print-button";
 import { formatDay, formatWhen } from "@/components/ui/format";
 import { humanizeDuration } from "@/lib/domain/duration";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { canRenderPdf } from "@/lib/server/pdf";
 import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/monthly-report";
 

@@ -1,6 +1,6 @@
 // First run: create the first workspace and its owner, then sign in.
 import { redirect } from "next/navigation";
-import { signIn } from "@/auth";
+import { signIn } from "@/lib/http/auth";
 import { AppError } from "@/lib/domain/errors";
 import { getServerServices } from "@/lib/server/services";
 import { hasAnyUser, setupWorkspace } from "@/lib/services/setup-workspace";

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { AuthError } from "next-auth";
-import { signIn } from "@/auth";
+import { signIn } from "@/lib/http/auth";
 import { getServerServices } from "@/lib/server/services";
 import { hasAnyUser } from "@/lib/services/setup-workspace";
 

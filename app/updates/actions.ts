@@ -3,7 +3,7 @@
 // service, scoped to the line's service and environment.
 import { redirect } from "next/navigation";
 import { AppError } from "@/lib/domain/errors";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { createAck, deleteAck } from "@/lib/services/acks";
 
 /** Back to the page the form was on (only same-site updates paths), with the outcome. */

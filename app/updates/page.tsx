@@ -8,7 +8,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { FilterForm } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
 import { countUpdatesByReason, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listEnvironments } from "@/lib/services/environments";
 import { listUpdates } from "@/lib/services/insights/updates";

@@ -7,7 +7,7 @@ import { collectNomad, type NomadCollectOptions } from "@/lib/adapters/runtimes/
 import { collectSwarm, type SwarmCollectOptions } from "@/lib/adapters/runtimes/swarm/collect-swarm";
 import { combineProviders, dockerConfigProvider, type CredentialsProvider } from "@/lib/adapters/runtimes/credentials";
 import { readComposeFromGit } from "@/lib/adapters/compose-git/read-compose-from-git";
-import { agentReportSchema, type AgentReport, type RegistryResult, type TargetKind, type Workload } from "./report";
+import { agentReportSchema, type AgentReport, type RegistryResult, type TargetKind, type Workload } from "@/lib/domain/agent-report";
 
 export type CollectOptions = {
   /** The agent's `--environment`. */

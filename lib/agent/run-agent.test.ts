@@ -5,7 +5,7 @@ import path from "node:path";
 import { startReplayServer, type RecordedRequest, type ReplayServer, type ReplyInit } from "@/tests/support/replay-server";
 import { dockerRoutes } from "@/tests/support/docker-fixture-routes";
 import type { CollectResult } from "./collect";
-import { agentReportSchema, type AgentReport, type Workload } from "./report";
+import { agentReportSchema, type AgentReport, type Workload } from "@/lib/domain/agent-report";
 import { backoffMs, EXIT, reportHash, runAgent, type RunAgentDeps } from "./run-agent";
 
 const KEY = "dwa_live_7Hq2xN9pLm4Rt8Vz1Kc6Bw3Yd5Fs0Ge";

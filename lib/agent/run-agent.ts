@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { sortWorkloads } from "@/lib/adapters/runtimes/workloads";
 import { collect as defaultCollect, configuredSources, type CollectDeps, type CollectOptions, type CollectResult, type LookupRegistries, type SourceFailure } from "./collect";
-import type { AgentReport } from "./report";
+import type { AgentReport } from "@/lib/domain/agent-report";
 
 export type RunAgentOptions = CollectOptions & {
   /** Server base URL. */

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, rendered from the operations table.
 import { createDocument } from "zod-openapi";
 import YAML from "yaml";
-import { problemSchema, PROBLEM_CONTENT_TYPE } from "@/lib/http/problem";
+import { problemSchema, PROBLEM_CONTENT_TYPE } from "./problem";
 import type { Operation } from "./operation";
 import { ops } from "./operations";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compilePathTemplate, matchApiRoute } from "./route-table";
+import { ops } from "./operations";
+import { compilePathTemplate, findOperation, matchApiRoute } from "./route-table";
 
 describe("compilePathTemplate", () => {
   it("captures named segments in order and matches exactly", () => {
@@ -30,5 +31,25 @@ describe("matchApiRoute", () => {
     const wrong = matchApiRoute("/api/v1/matrix", "DELETE");
     expect(wrong.kind).toBe("method");
     expect(wrong.kind === "method" && wrong.allowed).toContain("GET");
+  });
+});
+
+describe("findOperation", () => {
+  it("finds the operation at exactly its path, decodes parameters, and answers HEAD with GET's", () => {
+    const m = findOperation("/api/v1/services/caf%C3%A9%2Fapi", "GET");
+    expect(m?.op.id).toBe(ops.getService.id);
+    expect(m?.params).toEqual({ name: "café/api" });
+    expect(findOperation("/api/v1/drifts", "HEAD")?.op).toBe(ops.listDrifts);
+    expect(findOperation("/api/v1/agent/report", "POST")?.op).toBe(ops.agentReport);
+  });
+
+  it("leaves to Next.js what it answers itself: trailing slashes, OPTIONS, unknown paths and methods, bad escapes", () => {
+    expect(findOperation("/api/v1/drifts/", "GET")).toBeNull();
+    expect(findOperation("/api/v1/drifts", "OPTIONS")).toBeNull();
+    expect(findOperation("/api/v1/drifts", "DELETE")).toBeNull();
+    expect(findOperation("/api/v1/nothing", "GET")).toBeNull();
+    expect(findOperation("/api/v1/services/%E0%A4%A", "GET")).toBeNull();
+    expect(findOperation("/api/v1/openapi.yamlx", "GET")).toBeNull();
+    expect(findOperation("/api/auth/session", "GET")).toBeNull();
   });
 });

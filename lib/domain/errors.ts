@@ -1,16 +1,20 @@
-// Typed errors thrown by domain and service code; lib/http/problem.ts maps
-// each code to an HTTP status and an RFC 9457 body.
+// Typed errors thrown by domain and service code: a code, a message and the
+// fields at fault. The HTTP edge maps each code to a status and an RFC 9457 body.
+import type { z } from "zod";
+
 export const ERROR_CODES = {
   bad_request: 400,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_input: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal: 500,
   registry_unavailable: 502,
   forge_unavailable: 502,
@@ -38,3 +42,11 @@ export class AppError extends Error {
 export const notFound = (what: string) => new AppError("not_found", `${what} was not found.`);
 export const invalid = (pointer: string, detail: string) =>
   new AppError("invalid_input", detail, { errors: [{ pointer, detail }] });
+
+/** zod issues → field errors with JSON Pointers (RFC 6901) into the input, `root` before each. */
+export function zodErrors(error: z.ZodError, root: "" | "/query" | "/params" = ""): FieldError[] {
+  return error.issues.slice(0, 50).map((issue) => ({
+    pointer: root + issue.path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join(""),
+    detail: issue.message,
+  }));
+}

@@ -14,7 +14,7 @@ export function forwardedFor(peer: string | undefined, header: string | string[]
   return peerAddress || undefined;
 }
 
-/** The client address a request carries (set by `driftwatch start` from the socket, see forwardedFor). */
+/** The client address a request carries (set by lib/http/server.ts from the socket, see forwardedFor). */
 export function clientAddress(headers: Pick<Headers, "get"> | undefined): string {
   const first = headers?.get("x-forwarded-for")?.split(",")[0]?.trim();
   return first ? first.slice(0, 64) : "local";

@@ -1,10 +1,14 @@
-// RFC 9457 problem details: the one shape of every error response.
-import { z } from "zod";
+// RFC 9457 problem details: the one writer of every error answer, whether a
+// route handler returns it, the Node server sends it before Next.js runs, or
+// Node refuses the request before any handler sees it.
+import http from "node:http";
+import { PROBLEM_CONTENT_TYPE, type Problem } from "@/lib/api/problem";
+import { databaseUnreachable, LOST_CONNECTION_MESSAGE } from "@/lib/db/errors";
 import { AppError, ERROR_CODES, type ErrorCode, type FieldError } from "@/lib/domain/errors";
 import { log } from "@/lib/log";
-import { databaseUnreachable, LOST_CONNECTION_MESSAGE } from "@/lib/db/errors";
 
-export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+// Services import zodErrors from here until they take it from the domain.
+export { zodErrors } from "@/lib/domain/errors";
 
 const TITLES: Record<ErrorCode, string> = {
   bad_request: "Bad request",
@@ -12,29 +16,20 @@ const TITLES: Record<ErrorCode, string> = {
   forbidden: "Forbidden",
   not_found: "Not found",
   method_not_allowed: "Method not allowed",
+  request_timeout: "Request timeout",
   conflict: "Conflict",
   payload_too_large: "Payload too large",
   unsupported_media_type: "Unsupported media type",
   invalid_input: "Invalid input",
   rate_limited: "Too many requests",
+  headers_too_large: "Request header fields too large",
   internal: "Internal error",
   registry_unavailable: "Registry unavailable",
   forge_unavailable: "Forge unavailable",
   unavailable: "Service unavailable",
 };
 
-export const problemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string(),
-    errors: z.array(z.object({ pointer: z.string(), detail: z.string() })).optional(),
-  })
-  .meta({ id: "Problem", description: "RFC 9457 problem details" });
-
-export type Problem = z.infer<typeof problemSchema>;
+export const INTERNAL_ERROR_DETAIL = "Something went wrong on our side. The error was logged.";
 
 export function problemBody(code: ErrorCode, detail: string, errors?: FieldError[]): Problem {
   return {
@@ -47,20 +42,31 @@ export function problemBody(code: ErrorCode, detail: string, errors?: FieldError
   };
 }
 
-export function problemResponse(code: ErrorCode, detail: string, opts: { errors?: FieldError[]; headers?: Record<string, string> } = {}): Response {
+type ProblemOptions = { errors?: FieldError[]; headers?: Record<string, string> };
+
+/** Status, headers and bytes of a problem answer: what every way of sending one sends. */
+function problemAnswer(code: ErrorCode, detail: string, opts: ProblemOptions): { status: number; headers: Record<string, string>; text: string } {
   const body = problemBody(code, detail, opts.errors);
-  return new Response(JSON.stringify(body), {
-    status: body.status,
-    headers: { "content-type": PROBLEM_CONTENT_TYPE, "cache-control": "no-store", ...opts.headers },
-  });
+  return { status: body.status, headers: { "content-type": PROBLEM_CONTENT_TYPE, "cache-control": "no-store", ...opts.headers }, text: JSON.stringify(body) };
 }
 
-/** zod issues → `errors[{pointer, detail}]` with JSON Pointers (RFC 6901) into the input. */
-export function zodErrors(error: z.ZodError, root: "" | "/query" | "/params" = ""): FieldError[] {
-  return error.issues.slice(0, 50).map((issue) => ({
-    pointer: root + issue.path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join(""),
-    detail: issue.message,
-  }));
+export function problemResponse(code: ErrorCode, detail: string, opts: ProblemOptions = {}): Response {
+  const { status, headers, text } = problemAnswer(code, detail, opts);
+  return new Response(text, { status, headers });
+}
+
+/** The same answer on Node's response, for the server's checks before Next.js; no body for HEAD. */
+export function writeProblem(res: http.ServerResponse, code: ErrorCode, detail: string, opts: ProblemOptions & { head?: boolean } = {}): void {
+  const { status, headers, text } = problemAnswer(code, detail, opts);
+  res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(text) });
+  res.end(opts.head ? undefined : text);
+}
+
+/** The same answer as raw HTTP/1.1, for a socket Node refused to parse; the connection closes after it. */
+export function rawProblem(code: ErrorCode, detail: string): string {
+  const { status, headers, text } = problemAnswer(code, detail, {});
+  const lines = Object.entries({ ...headers, "content-length": String(Buffer.byteLength(text)), connection: "close" }).map(([k, v]) => `${k}: ${v}`);
+  return [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, ...lines, "", text].join("\r\n");
 }
 
 /** Any thrown value → a problem response. Unknown errors are logged and answered with a generic 500. */
@@ -80,5 +86,5 @@ export function errorToResponse(err: unknown): Response {
     return problemResponse("unavailable", "The database is busy or unreachable; retry shortly.", { headers: { "retry-after": "2" } });
   }
   log.error("unhandled error in request", { error: String(e?.message ?? err), stack: (err as Error)?.stack?.split("\n").slice(0, 6).join(" | ") });
-  return problemResponse("internal", "Something went wrong on our side. The error was logged.");
+  return problemResponse("internal", INTERNAL_ERROR_DETAIL);
 }

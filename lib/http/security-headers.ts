@@ -1,7 +1,7 @@
 // Security headers. The fixed ones go on every response (next.config.ts for
-// what Next.js serves, cli/commands/start.ts for what it answers itself); the
-// page policy carries a per-request nonce (proxy.ts); API answers get a policy
-// that allows nothing (cli/commands/start.ts).
+// what Next.js serves, lib/http/server.ts for what the server answers itself);
+// the page policy carries a per-request nonce (proxy.ts); API answers get a
+// policy that allows nothing (lib/http/server.ts).
 
 export const FIXED_SECURITY_HEADERS: readonly { key: string; value: string }[] = [
   { key: "X-Content-Type-Options", value: "nosniff" },

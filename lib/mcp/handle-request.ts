@@ -3,25 +3,24 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { bearerToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/domain/errors";
-import { MAX_BODY_BYTES } from "@/lib/http/route";
+import { MAX_BODY_BYTES } from "@/lib/http/body";
+import { buildCtx } from "@/lib/http/context";
 import { errorToResponse } from "@/lib/http/problem";
-import { getServerServices } from "@/lib/server/services";
+import { getServerServices, type ServerServices } from "@/lib/server/services";
 import { authenticateBearer } from "@/lib/services/authenticate";
 import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
-import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { createMcpServer } from "./server";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="driftwatch"' };
 
-async function authenticate(req: Request, ctx: Omit<Ctx, "actor">): Promise<Actor> {
+async function authenticate(req: Request, services: ServerServices): Promise<Actor> {
   const header = req.headers.get("authorization");
   const value = bearerToken(header);
   if (value === null) throw new AppError("unauthenticated", "Send an API token as Authorization: Bearer <token>.");
-  const actor = await authenticateBearer(ctx.db, value, ctx.now());
+  const actor = await authenticateBearer(services.db, value, services.now());
   if (actor === null) throw new AppError("unauthenticated", "The bearer token is invalid or revoked.");
   if (actor.kind === "agent") throw new AppError("forbidden", "Agent keys can only report observations.");
   requireRole(actor, "viewer");
-  if (actor.workspaceId) await driftSettled(actor.workspaceId);
   return actor;
 }
 
@@ -29,8 +28,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   let ctx: Ctx;
   try {
     const services = await getServerServices();
-    const base = { db: services.db, config: services.config, now: services.now };
-    ctx = { ...base, actor: await authenticate(req, base) };
+    ctx = await buildCtx(services, { actor: await authenticate(req, services) }, { read: true });
   } catch (err) {
     const res = errorToResponse(err);
     if (res.status === 401) for (const [k, v] of Object.entries(CHALLENGE)) res.headers.set(k, v);

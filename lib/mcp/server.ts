@@ -20,7 +20,7 @@ import { getServiceOrThrow } from "@/lib/services/services";
 export const MCP_SERVER_INFO = { name: "driftwatch", version: "1.0.0" };
 
 /**
- * Text a tool takes: as the REST API (lib/http/route.ts), NUL is refused with a clear error
+ * Text a tool takes: as the REST API (lib/http/body.ts), NUL is refused with a clear error
  * before anything reaches the database, which cannot store it in text.
  */
 const text = (max: number, min = 0) => z.string().min(min).max(max).refine((v) => !v.includes("\u0000"), "must not contain NUL (\\u0000)");

@@ -3,7 +3,7 @@
 // changed closes at the new one's `since`; one that is gone closes at the
 // report's `observed_at`. Stale reports are ignored and repeats change nothing.
 import { createHash } from "node:crypto";
-import type { AgentReport, Workload } from "@/lib/agent/report";
+import type { AgentReport, Workload } from "@/lib/domain/agent-report";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { sqlStateOf } from "@/lib/db/errors";
 import { AppError } from "@/lib/domain/errors";

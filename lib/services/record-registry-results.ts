@@ -1,6 +1,6 @@
 // What an agent looked up in registries the server may not query: tags,
 // digests and resolved moving tags, kept as that workspace's own repository.
-import type { RegistryResult } from "@/lib/agent/report";
+import type { RegistryResult } from "@/lib/domain/agent-report";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import type { Ctx } from "./context";
 

@@ -1,5 +1,5 @@
 // The production server answers bearer-authenticated API requests itself
-// (lib/server/api-dispatch.ts) and everything else through Next.js: both ways
+// (lib/http/direct.ts) and everything else through Next.js: both ways
 // give the same answers, headers and errors.
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
-import type { AgentReport } from "@/lib/agent/report";
+import type { AgentReport } from "@/lib/domain/agent-report";
 import { loadConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import type { Ctx } from "@/lib/services/context";

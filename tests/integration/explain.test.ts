@@ -37,7 +37,7 @@ import { pruneHistory } from "@/lib/services/retention";
 import { getServiceDetail } from "@/lib/services/service-detail";
 import { leaseDueRepositories } from "@/lib/services/upstream/run-check-tick";
 import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
-import type { UpstreamClients } from "@/lib/server/upstream-clients";
+import type { UpstreamClients } from "@/lib/services/upstream/ports";
 
 /**
  * Services in the big workspace (4 environments × 3 targets, 90 days of history). The plans were checked at

@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { AgentReport } from "@/lib/agent/report";
+import type { AgentReport } from "@/lib/domain/agent-report";
 import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";

@@ -2,7 +2,7 @@
 // server's Chromium for the signed-in user; without Chromium, back to the
 // page, whose "Save as PDF" then uses the browser's print dialog.
 import { NextResponse } from "next/server";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { renderPdf } from "@/lib/server/pdf";
 import { currentMonth, monthRange } from "@/lib/services/monthly-report";
 

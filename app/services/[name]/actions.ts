@@ -7,7 +7,7 @@ import { updateServiceSchema } from "@/lib/api/schemas/services";
 import { AppError } from "@/lib/domain/errors";
 import { zodErrors } from "@/lib/http/problem";
 import { log } from "@/lib/log";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { getUpstreamClients } from "@/lib/server/upstream-clients";
 import { updateService } from "@/lib/services/services";
 import { checkRepository } from "@/lib/services/upstream/check-repository";

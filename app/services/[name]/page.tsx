@@ -14,7 +14,7 @@ import { UpstreamCard } from "@/components/service/upstream-card";
 import { NAME_RE } from "@/lib/api/schemas/common";
 import { AppError } from "@/lib/domain/errors";
 import type { DriftKind } from "@/lib/domain/policy";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { listBadgeAddresses } from "@/lib/services/badges";
 import { hasRole } from "@/lib/services/context";
 import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/service-detail";

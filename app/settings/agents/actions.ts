@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { revokeAgentKey } from "@/lib/services/agent-keys";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { formatWhen, When } from "@/components/ui/format";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { listAgentKeys } from "@/lib/services/agent-keys";
 import { hasRole } from "@/lib/services/context";
 import { listTargets } from "@/lib/services/targets";

@@ -5,7 +5,7 @@ import { revalidatePath } from "next/cache";
 import { createComposeTargetSchema } from "@/lib/api/schemas/matrix";
 import { AppError } from "@/lib/domain/errors";
 import { zodErrors } from "@/lib/http/problem";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { createComposeTarget } from "@/lib/services/targets";
 
 export type ComposeFormState = { status: "idle" | "created" | "error"; message?: string; errors?: Record<string, string>; values?: Record<string, string>; at?: number };

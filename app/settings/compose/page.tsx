@@ -2,7 +2,7 @@
 // should run in an environment. Listed with the last commit read and its error.
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { When } from "@/components/ui/format";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listEnvironments } from "@/lib/services/environments";
 import { listTargets } from "@/lib/services/targets";

@@ -4,7 +4,7 @@
 import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { createEnvironment, listEnvironments, updateEnvironment } from "@/lib/services/environments";
 
 const PATH = "/settings/environments";

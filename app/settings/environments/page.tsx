@@ -2,7 +2,7 @@
 // it. Members move environments and mark production.
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listEnvironments } from "@/lib/services/environments";
 import { createEnvironmentAction, moveEnvironmentAction, setPositionAction, setProductionAction } from "./actions";

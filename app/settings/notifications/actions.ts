@@ -7,7 +7,7 @@ import { withFlash } from "@/components/settings/flash";
 import { createRuleSchema } from "@/lib/api/schemas/drift";
 import { AppError } from "@/lib/domain/errors";
 import { zodErrors } from "@/lib/http/problem";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { createRule, deleteRule, updateRule } from "@/lib/services/notifications/rules";
 import { testSendRule } from "@/lib/services/notifications/test-send";
 

@@ -2,7 +2,7 @@
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { DRIFT_LABEL } from "@/components/ui/drift";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listRules } from "@/lib/services/notifications/rules";
 import { deleteRuleAction, toggleRuleAction } from "./actions";

@@ -2,7 +2,7 @@
 // Server actions of the API tokens page; the services authorise (admin).
 import { revalidatePath } from "next/cache";
 import { AppError } from "@/lib/domain/errors";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { createApiToken, revokeApiToken } from "@/lib/services/create-api-token";
 
 export type CreateTokenState = { value?: string; name?: string; error?: string };

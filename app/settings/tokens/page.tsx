@@ -1,5 +1,5 @@
 import { SettingsFrame } from "@/components/settings/settings-frame";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listApiTokens } from "@/lib/services/list-api-tokens";
 import { revokeTokenAction } from "./actions";

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { addMember, changeMemberRole, removeMember } from "@/lib/services/members";
 
 const PAGE = "/settings/users";

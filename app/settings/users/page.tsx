@@ -2,7 +2,7 @@
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { formatWhen } from "@/components/ui/format";
-import { requirePageSession } from "@/lib/server/session";
+import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listMembers } from "@/lib/services/members";
 import { addMemberAction, changeRoleAction, removeMemberAction } from "./actions";

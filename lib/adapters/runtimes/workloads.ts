@@ -1,7 +1,7 @@
 // Folding per-replica observations into workload rows: ten pods of a Deployment are one row per
 // (service, container, image), a rollout in flight two. `since` is the earliest start among ready
 // replicas, so a row does not move when one replica restarts or the workload scales out.
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 
 export type ReplicaObservation = Workload & { isReady: boolean };
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { agentReportSchema } from "@/lib/agent/report";
+import { agentReportSchema } from "@/lib/domain/agent-report";
 import { NAME_RE } from "./common";
 
 /** The report as the API accepts it: names must be usable in URLs. */

@@ -4,7 +4,7 @@
 // FOR UPDATE SKIP LOCKED; a failure keeps the last state and shows its error.
 import path from "node:path";
 import { readComposeFromGit } from "@/lib/adapters/compose-git/read-compose-from-git";
-import type { AgentReport } from "@/lib/agent/report";
+import type { AgentReport } from "@/lib/domain/agent-report";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { applyTargetReport, splitImage } from "../record-agent-report";

@@ -6,15 +6,13 @@
 import { createHash } from "node:crypto";
 import { isPrivateRepositoryError } from "@/lib/adapters/registries/client";
 import { resolveDigest } from "@/lib/adapters/registries/resolve";
-import type { Config } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { resolutionCandidates } from "@/lib/domain/running-version";
 import { compareTags, parseTag } from "@/lib/domain/versions";
-import type { UpstreamClients } from "@/lib/server/upstream-clients";
+import type { CheckDeps } from "./ports";
 import { syncReleasesFor } from "./sync-releases";
 
-export type CheckDeps = { db: Db; config: Config; clients: UpstreamClients; now: () => Date };
+export type { CheckDeps } from "./ports";
 
 export type CheckOutcome =
   | { status: "skipped"; reason: "agent" | "missing" }

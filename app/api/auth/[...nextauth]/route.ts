@@ -1,7 +1,7 @@
 // Auth.js's own routes (with its CSRF token on every POST). A password
 // sign-in from an e-mail or address that failed too often is answered here
 // with 429 problem+json and Retry-After, before Auth.js runs.
-import { handlers } from "@/auth";
+import { handlers } from "@/lib/http/auth";
 import { normalizeEmail } from "@/lib/auth/credentials";
 import { hasInvalidCallbackUrl } from "@/lib/http/auth-callback";
 import { clientAddress } from "@/lib/http/client-address";

@@ -1,5 +1,5 @@
 // What runs on one Docker Engine: every running container as its own workload.
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { mapLimit } from "../http-json";
 import { sortWorkloads } from "../workloads";
 import { createDockerClient, dockerEndpoint, type DockerClient, type DockerEndpointOptions } from "./engine-client";

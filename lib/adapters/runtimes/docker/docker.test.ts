@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startReplayServer, type ReplayServer } from "@/tests/support/replay-server";
-import { agentReportSchema } from "@/lib/agent/report";
+import { agentReportSchema } from "@/lib/domain/agent-report";
 import { collectDocker } from "./collect-docker";
 import { dockerRoutes, runtimeFixture } from "@/tests/support/docker-fixture-routes";
 import { containerInspectSchema, imageInspectSchema } from "./schema";

@@ -2,7 +2,7 @@
 // `digest` is the RepoDigest the image was pulled by: for a multi-arch tag the index digest, what a
 // registry HEAD on the tag returns. The platform manifest digest is only known from the containerd
 // image store (`ImageManifestDescriptor`) or a label; otherwise it stays null rather than guessed.
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { digestForRepository, displayImage, isDigest, platformString } from "../image-ref";
 import { toIso } from "../workloads";
 import type { ContainerInspect, ImageInspect } from "./schema";

@@ -2,7 +2,7 @@
 // (namespaces map to environments). Pods are listed cluster-wide, or per
 // namespace where the agent's RBAC is namespaced.
 import type { z } from "zod";
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { AppError } from "@/lib/domain/errors";
 import type { CredentialsProvider } from "../credentials";
 import { requestJson, type HttpEndpoint } from "../http-json";

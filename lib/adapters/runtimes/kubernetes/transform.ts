@@ -1,7 +1,7 @@
 // Pure transform: pods to workload rows per environment. Replicas fold into one row per (service,
 // container, image) dated from the earliest ready pod, so a rollout in flight shows two rows; sidecars
 // are reported too, with `main: false`.
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { digestForRepository, displayImage, parseImageRef } from "../image-ref";
 import { foldReplicas, toIso, type ReplicaObservation } from "../workloads";
 import type { ContainerStatus, OwnerReference, Pod } from "./schema";

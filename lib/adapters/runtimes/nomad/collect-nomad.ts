@@ -1,6 +1,6 @@
 // What runs in one Nomad region: running allocations from the Nomad API,
 // digests from the Docker daemon of the node the agent runs on.
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { AppError } from "@/lib/domain/errors";
 import { readNodeContainers } from "./node-docker";
 import { mapLimit, requestJson, type HttpEndpoint } from "../http-json";

@@ -1,7 +1,7 @@
 // Pure transform: Nomad allocations to workload rows. Nomad knows the image asked for, not the digest
 // pulled: that comes from the node's Docker daemon (containers labelled `com.hashicorp.nomad.alloc_id`,
 // named `<task>-<alloc id>`); allocations on other nodes keep a null digest.
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { digestForRepository, displayImage, platformString } from "../image-ref";
 import { foldReplicas, toIso, type ReplicaObservation } from "../workloads";
 import type { Allocation, NomadTask } from "./schema";

@@ -1,5 +1,5 @@
 // What runs in one Docker Swarm, read from a manager's Engine API.
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { AppError } from "@/lib/domain/errors";
 import { createDockerClient, dockerEndpoint, type DockerClient, type DockerEndpointOptions } from "../docker/engine-client";
 import { swarmNodeListSchema, swarmServiceListSchema, swarmTaskListSchema, type SwarmTask } from "./schema";

@@ -1,7 +1,7 @@
 // Pure transform: Swarm services and their running tasks to workload rows. Each task carries the
 // reference the manager pinned (`name:tag@sha256:<index digest>`); during a rolling update both images
 // run, one row each, dated from the earliest running task of that image (failed tasks are replaced).
-import type { Workload } from "@/lib/agent/report";
+import type { Workload } from "@/lib/domain/agent-report";
 import { displayImage, parseImageRef, platformString } from "../image-ref";
 import { foldReplicas, toIso, type ReplicaObservation } from "../workloads";
 import type { SwarmService, SwarmTask } from "./schema";

@@ -3,7 +3,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { credentialsSchema } from "@/lib/auth/credentials";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "./client-address";
 import { log } from "@/lib/log";
 import { getServerServices } from "@/lib/server/services";
 import { signInWithPassword } from "@/lib/services/sign-in";

@@ -1,4 +1,4 @@
-// zod schema + type for POST /api/v1/agent/report (contract.md), shared by agent and server
+// The agent report (POST /api/v1/agent/report): what an agent sends, shared by the agent, its runtime adapters and intake.
 import { z } from "zod";
 
 const digest = z.string().regex(/^sha256:[a-f0-9]{64}$/);
