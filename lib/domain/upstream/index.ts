@@ -1,0 +1,7 @@
+// Upstream state of repositories: ok, failed, stale or unchecked, and why.
+export {
+  deriveUpstreamState, isUpstreamKnown, STALE_AFTER_INTERVALS, UPSTREAM_STATES,
+  type UpstreamCheckRecord, type UpstreamState, type UpstreamStatus,
+} from "./state";
+export { describeRegistryFailure, registryFailureOf, type RegistryFailure } from "./registry-failure";
+export { groupFailingRegistries, type FailingRegistry, type RepositoryUpstream } from "./banner";
