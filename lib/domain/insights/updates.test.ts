@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { ago, ENVS, makeService, NOW, run } from "@/lib/domain/drift/test-support";
 import type { AckRecord, CurrentRun } from "@/lib/domain/drift";
 import type { DriftKind } from "@/lib/domain/policy";
-import { groupedUpdatesChecklist, groupUpdateLines, summariseRunning } from "./update-groups";
 import { buildUpdates, countUpdatesByReason, updatesChecklist, type UpdateDrift, type UpdateLine, type UpdateReason } from "./updates";
 
 const tags = (...list: string[]) => ({ tags: list, firstSeen: new Map<string, Date>() });
