@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupFailingRegistries, type RepositoryUpstream } from "./banner";
+import { countUpstreamStates, groupFailingRegistries, type RepositoryUpstream } from "./banner";
 
 const repo = (host: string, state: RepositoryUpstream["state"], error: string | null = null): RepositoryUpstream => ({ host, state, error });
 
@@ -32,5 +32,21 @@ describe("groupFailingRegistries", () => {
     ],
   ])("%s", (_name, repositories, expected) => {
     expect(groupFailingRegistries(repositories)).toEqual(expected);
+  });
+});
+
+describe("countUpstreamStates", () => {
+  it("counts per host and state, every state present, hosts in order", () => {
+    expect(countUpstreamStates([repo("quay.io", "failed"), repo("docker.io", "ok"), repo("Docker.io", "ok"), repo("docker.io", "stale")])).toEqual([
+      { host: "docker.io", state: "ok", repositories: 2 },
+      { host: "docker.io", state: "failed", repositories: 0 },
+      { host: "docker.io", state: "stale", repositories: 1 },
+      { host: "docker.io", state: "unchecked", repositories: 0 },
+      { host: "quay.io", state: "ok", repositories: 0 },
+      { host: "quay.io", state: "failed", repositories: 1 },
+      { host: "quay.io", state: "stale", repositories: 0 },
+      { host: "quay.io", state: "unchecked", repositories: 0 },
+    ]);
+    expect(countUpstreamStates([])).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // The banner over the matrix and Updates: which registries cannot be reached,
 // how many repositories each affects, and one reason.
-import type { UpstreamState } from "./state";
+import { UPSTREAM_STATES, type UpstreamState } from "./state";
 
 export type RepositoryUpstream = { host: string; state: UpstreamState; error: string | null };
 
@@ -28,4 +28,19 @@ export function groupFailingRegistries(repositories: readonly RepositoryUpstream
     out.push({ host, repositories, reason });
   }
   return out.sort((a, b) => b.repositories - a.repositories || a.host.localeCompare(b.host));
+}
+
+/** Repositories per registry host and state, for the metrics endpoint; every state present per host. */
+export function countUpstreamStates(repositories: readonly Pick<RepositoryUpstream, "host" | "state">[]): { host: string; state: UpstreamState; repositories: number }[] {
+  const byHost = new Map<string, Record<UpstreamState, number>>();
+  for (const repo of repositories) {
+    const host = repo.host.toLowerCase();
+    let counts = byHost.get(host);
+    if (counts === undefined) byHost.set(host, (counts = { ok: 0, failed: 0, stale: 0, unchecked: 0 }));
+    counts[repo.state] += 1;
+  }
+  return [...byHost.keys()].sort().flatMap((host) => {
+    const counts = byHost.get(host) as Record<UpstreamState, number>;
+    return UPSTREAM_STATES.map((state) => ({ host, state, repositories: counts[state] }));
+  });
 }

@@ -4,4 +4,5 @@ export {
   type UpstreamCheckRecord, type UpstreamState, type UpstreamStatus,
 } from "./state";
 export { describeRegistryFailure, registryFailureOf, type RegistryFailure } from "./registry-failure";
-export { groupFailingRegistries, type FailingRegistry, type RepositoryUpstream } from "./banner";
+export { countUpstreamStates, groupFailingRegistries, type FailingRegistry, type RepositoryUpstream } from "./banner";
+export { HostWarnings, REGISTRY_WARN_INTERVAL_MS } from "./warn-throttle";
