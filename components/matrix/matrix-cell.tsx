@@ -1,8 +1,11 @@
 // What one matrix cell, row header and upstream cell show. Each renderer
 // returns its whole <td>/<th>, kept lean: a page of 100 services × several
 // environments must stay well under 300 KB, counting React's payload.
-import { timeAgo } from "@/components/ui/format";
-import type { MatrixCell, MatrixRow } from "./matrix-model";
+import type { DriftKind } from "@/lib/domain/policy";
+import {
+  CELL_ORDER, cellHref, cellVersionsText, driftDetailOf, driftTooltipText, isWithinDelay, tooltipId, upstreamNote,
+} from "./cell-text";
+import type { MatrixCell, MatrixRow } from "./matrix-types";
 
 export function ServiceHeader({ row }: { row: MatrixRow }) {
   return (
@@ -13,46 +16,45 @@ export function ServiceHeader({ row }: { row: MatrixRow }) {
   );
 }
 
-const CELL_ORDER = ["eol", "declared", "inconsistent", "env", "upstream"] as const;
+/**
+ * A drift marker: a button only so that it takes keyboard focus; its tooltip
+ * shows on hover and focus (CSS) and describes it to screen readers.
+ */
+function DriftMarkerTip({ cell, kind, service, now }: { cell: MatrixCell; kind: DriftKind; service: string; now: Date }) {
+  const detail = driftDetailOf(cell, kind);
+  const id = tooltipId(service, cell.environment, kind);
+  return (
+    <span className="dm">
+      <button type="button" className={isWithinDelay(detail) ? `k-${kind} calm` : `k-${kind}`} aria-label={`${kind} drift`} aria-describedby={id} />
+      <span role="tooltip" id={id}>{driftTooltipText(kind, detail, now)}</span>
+    </span>
+  );
+}
 
-
-/** Markers are drawn by CSS from their class; one visually hidden sentence says the same in words. */
-export function MatrixCellView({ cell }: { cell: MatrixCell | null }) {
+/** The versions link to the service page at this environment; each marker explains itself. */
+export function MatrixCellView({ cell, service, now }: { cell: MatrixCell | null; service: string; now: Date }) {
   if (!cell) return <td className="none" />;
   const kinds = CELL_ORDER.filter((k) => cell.drifts.includes(k));
   const eol = cell.eol && cell.eol.state !== "ok" ? cell.eol : null;
-  const words = [
-    cell.declared ? "declared in Git" : null,
-    // The spec's own short names (env, upstream, …); the legend above the table spells them out.
-    kinds.length ? `drift: ${kinds.join(", ")}` : null,
-  ].filter(Boolean);
   const unresolved = cell.version === null && !cell.declared;
   return (
     <td className={cell.declared ? "decl" : unresolved ? "unres" : undefined}>
-      {cell.display}
+      <a href={cellHref(service, cell.environment)}>{cellVersionsText(cell)}</a>
       {cell.declared ? <i className="git" /> : null}
-      {/* Fixed slots rather than a keyed list: keys would travel in React's payload for every cell. */}
-      {kinds[0] ? <i className={`k-${kinds[0]}`} /> : null}
-      {kinds[1] ? <i className={`k-${kinds[1]}`} /> : null}
-      {kinds[2] ? <i className={`k-${kinds[2]}`} /> : null}
-      {kinds[3] ? <i className={`k-${kinds[3]}`} /> : null}
-      {kinds[4] ? <i className={`k-${kinds[4]}`} /> : null}
+      {kinds.map((k) => <DriftMarkerTip key={k} cell={cell} kind={k} service={service} now={now} />)}
       {eol ? <b className={`eol ${eol.state}`}>{eol.state === "passed" ? "EOL" : "EOL soon"}</b> : null}
-      {words.length ? <span className="sr">{`; ${words.join("; ")}`}</span> : null}
+      {cell.declared ? <span className="sr">; declared in Git</span> : null}
     </td>
   );
 }
 
-const STALE_MS = 24 * 3_600_000;
-
-/** The newest release; when a check is overdue (or never ran) that is said too, otherwise the service page has the details. */
+/** The newest release, and what is wrong with that knowledge when it is not fresh. */
 export function UpstreamView({ row, now }: { row: MatrixRow; now: Date }) {
-  const { newest, checked_at: checkedAt } = row.upstream;
-  const stale = !checkedAt || now.getTime() - new Date(checkedAt).getTime() > STALE_MS;
+  const note = upstreamNote(row.upstream, now);
   return (
-    <td>
-      {newest ?? "—"}
-      {stale ? <small>{checkedAt ? `checked ${timeAgo(checkedAt, now)}` : "not checked yet"}</small> : null}
+    <td className={note?.tone === "bad" ? "up-failed" : note?.tone === "warn" ? "up-stale" : undefined}>
+      {row.upstream.newest ?? "—"}
+      {note ? <small>{note.text}</small> : null}
     </td>
   );
 }

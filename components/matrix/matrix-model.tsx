@@ -12,14 +12,11 @@ import {
   type Table,
   type TableOptionsResolved,
 } from "@tanstack/react-table";
-import type { getMatrix } from "@/lib/services/get-matrix";
 import { MatrixCellView, ServiceHeader, UpstreamView } from "./matrix-cell";
+import type { MatrixCell, MatrixEnvironment, MatrixRow } from "./matrix-types";
 import type { SortKey } from "./search-params";
 
-export type Matrix = Awaited<ReturnType<typeof getMatrix>>;
-export type MatrixRow = Matrix["services"][number];
-export type MatrixCell = MatrixRow["cells"][number];
-export type MatrixEnvironment = Matrix["environments"][number];
+export type { Matrix, MatrixCell, MatrixDriftDetail, MatrixEnvironment, MatrixRow, MatrixTarget, MatrixUpstream } from "./matrix-types";
 
 const EOL_WEIGHT = { passed: 4, soon: 2, ok: 0 } as const;
 
@@ -49,7 +46,7 @@ function columns(environments: readonly MatrixEnvironment[], now: Date): ColumnD
       header: env.name,
       accessorFn: (row) => row.cells.find((c) => c.environment === env.name) ?? null,
       enableSorting: false,
-      cell: ({ getValue }) => <MatrixCellView cell={getValue<MatrixCell | null>()} />,
+      cell: ({ getValue, row }) => <MatrixCellView cell={getValue<MatrixCell | null>()} service={row.original.name} now={now} />,
     })),
     {
       id: "upstream",

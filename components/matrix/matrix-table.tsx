@@ -2,7 +2,7 @@
 // client script. Row headers name the service; column headers the environment.
 import { flexRender, type Table } from "@tanstack/react-table";
 import { cloneElement, isValidElement } from "react";
-import type { MatrixEnvironment, MatrixRow } from "./matrix-model";
+import type { MatrixEnvironment, MatrixRow } from "./matrix-types";
 
 export function MatrixTable({ table, environments, caption }: { table: Table<MatrixRow>; environments: readonly MatrixEnvironment[]; caption: string }) {
   const production = new Set(environments.filter((e) => e.production).map((e) => `env:${e.name}`));

@@ -2,7 +2,7 @@
 // tag that names a version is that version, unless upstream shows it is a
 // line tag that moves (`1.27` beside `1.27.3`, `7` beside `7.0.14`): then
 // only a digest match can tell, and without one the version is unknown.
-import { compareTags, isMovingTag, movingTagCandidates, parseTag } from "@/lib/domain/versions";
+import { isMovingTag, movingTagCandidates, parseTag } from "@/lib/domain/versions";
 
 /** True when `tags` holds longer versions of the same line (same prefix and flavour, same leading numbers). */
 export function isLineTag(tag: string, upstreamTags: readonly string[]): boolean {
@@ -34,23 +34,12 @@ export const MAX_RESOLUTION_CANDIDATES = 20;
 
 /**
  * Exact version tags a running tag could be, newest first: the longer versions
- * of a line tag (`1.27` → `1.27.x`), or what the version engine compares a
- * moving tag with (`latest`, `alpine`, `1-alpine`). Empty for an exact version.
+ * of a line tag (`1.27` → `1.27.x`, `7` → `7.x.y`, `16-alpine3.20` →
+ * `16.x-alpine3.20` or `16.x-alpine`), or what the version engine compares a
+ * moving tag with (`latest`, `alpine`). Empty for an exact version.
  */
 export function resolutionCandidates(tag: string, upstreamTags: readonly string[]): string[] {
   const p = parseTag(tag);
-  let candidates: string[];
-  if (isLineTag(tag, upstreamTags)) {
-    const lead = p.numbers;
-    candidates = upstreamTags
-      .map((t) => parseTag(t))
-      .filter((q) => q.kind === "version" && !q.isPrerelease && q.prefix === p.prefix && q.flavour === p.flavour && q.numbers.length > lead.length && lead.every((n, i) => q.numbers[i] === n))
-      .map((q) => q.raw)
-      .sort((a, b) => compareTags(b, a) ?? 0);
-  } else if (isMovingTag(tag) || p.kind !== "version") {
-    candidates = movingTagCandidates(tag, upstreamTags);
-  } else {
-    candidates = [];
-  }
-  return candidates.slice(0, MAX_RESOLUTION_CANDIDATES);
+  const isCandidate = isLineTag(tag, upstreamTags) || isMovingTag(tag) || p.kind !== "version";
+  return isCandidate ? movingTagCandidates(tag, upstreamTags).slice(0, MAX_RESOLUTION_CANDIDATES) : [];
 }

@@ -41,6 +41,14 @@ describe("badgeState", () => {
     ["announced beats open of another kind", { drifts: [open("env"), announced("inconsistent")] }, "attention", "inconsistent_announced"],
     ["same kind open and announced: announced wins", { drifts: [open("declared"), announced("declared")] }, "attention", "declared_announced"],
     ["declared first among several", { drifts: ["env", "inconsistent", "declared"] }, "attention", "declared_announced"],
+    ["upstream check failed, nothing else: grey, never green", { upstreamState: "failed" }, "unknown", "upstream_unknown"],
+    ["upstream stale, nothing else", { upstreamState: "stale" }, "unknown", "upstream_unknown"],
+    ["upstream never checked, nothing else", { upstreamState: "unchecked" }, "unknown", "upstream_unknown"],
+    ["upstream ok: green", { upstreamState: "ok" }, "up_to_date", "up_to_date"],
+    ["upstream failed but eol passed: still red", { upstreamState: "failed", eolState: "passed" }, "attention", "eol_passed"],
+    ["upstream failed, old upstream drift still open: behind", { upstreamState: "failed", drifts: ["upstream"] }, "behind", "upstream"],
+    ["upstream failed, rollout under way: behind", { upstreamState: "failed", drifts: [open("env")] }, "behind", "rollout_in_progress"],
+    ["upstream failed, a jump the policy ignores: no note", { upstreamState: "failed", upstreamJump: "minor" }, "unknown", "upstream_unknown"],
   ])("%s", (_name, input, state, ruleId) => {
     const explained = explainBadgeState({ ...base, ...input });
     expect(explained.state).toBe(state);
@@ -63,6 +71,7 @@ describe("badgeState", () => {
       "eol_soon",
       "upstream",
       "rollout_in_progress",
+      "upstream_unknown",
       "up_to_date",
     ]);
     for (const rule of BADGE_RULES) expect(rule.when.length).toBeGreaterThan(20);

@@ -2,6 +2,7 @@
 // needing attention) but not their conditions; these rules decide them. They
 // live apart from the renderer so a page can list them without loading satori.
 import type { DriftKind } from "@/lib/domain/policy";
+import type { UpstreamState } from "@/lib/domain/upstream";
 
 export type BadgeState = "up_to_date" | "behind" | "attention" | "unknown";
 export type EolState = "ok" | "soon" | "passed";
@@ -22,6 +23,8 @@ export type BadgeStateInput = {
   eolState: EolState | null;
   /** The jump from the running version to the newest release of its line, whatever the policy says. */
   upstreamJump: VersionJump | null;
+  /** The service's upstream state; anything but `ok` means "newer releases" is not known. Default `ok`. */
+  upstreamState?: UpstreamState;
 };
 
 export type BadgeRule = { id: string; state: BadgeState; when: string };
@@ -31,6 +34,7 @@ type Rule = BadgeRule & { applies: (facts: Facts) => boolean };
 type Facts = {
   hasVersion: boolean;
   eolState: EolState | null;
+  isUpstreamKnown: boolean;
   open: ReadonlySet<DriftKind>;
   announced: ReadonlySet<DriftKind>;
 };
@@ -94,6 +98,12 @@ const RULES: readonly Rule[] = [
     when: "A rollout or promotion is under way: declared, inconsistent or env drift that has not lasted its delay yet.",
     applies: (f) => f.open.has("declared") || f.open.has("inconsistent") || f.open.has("env"),
   },
+  {
+    id: "upstream_unknown",
+    state: "unknown",
+    when: "Nothing above applies and the last upstream check failed, is stale (no success for three check intervals) or never ran: Driftwatch does not know whether a newer release is out.",
+    applies: (f) => !f.isUpstreamKnown,
+  },
   UP_TO_DATE,
 ];
 
@@ -113,7 +123,8 @@ function facts(input: BadgeStateInput): Facts {
     if (typeof drift === "string") announced.add(drift);
     else (drift.state === "open" ? open : announced).add(drift.kind);
   }
-  return { hasVersion: input.hasVersion, eolState: input.eolState, open, announced };
+  const isUpstreamKnown = (input.upstreamState ?? "ok") === "ok";
+  return { hasVersion: input.hasVersion, eolState: input.eolState, isUpstreamKnown, open, announced };
 }
 
 /** The state and the rule that chose it, with a note when newer releases are out that the policy ignores. */

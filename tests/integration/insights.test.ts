@@ -180,9 +180,9 @@ describe("GET /api/v1/updates", () => {
     expect(res.body).toEqual({ items: expectedItems().filter(keep), acknowledged: expectedAcknowledged().filter(keep) });
   });
 
-  it("copies the lines that are not put off as a markdown checklist", async () => {
+  it("copies the lines that are not put off as a markdown checklist, production told to take staging's version first", async () => {
     const text = await updatesChecklistText({ ctx: ws.ctx, query: { team: "shop" } });
-    expect(text).toBe("- [ ] web (production): 1.1.0 → 1.3.1\n- [ ] web (staging): 1.2.0 → 1.3.1");
+    expect(text).toBe("- [ ] web (production): 1.1.0 → 1.2.0 (from staging), then 1.3.1\n- [ ] web (staging): 1.2.0 → 1.3.1 (from dev)");
   });
 
   it("answers 401 without a token", async () => {

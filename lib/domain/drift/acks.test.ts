@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { DriftKind } from "@/lib/domain/policy";
-import { ackLiftedNow, ackMatches, isAckActive, isDriftSilenced, nextAckExpiry } from "./acks";
+import {
+  ackLiftedNow, ackMatches, compareToAckVersion, indexUpstreamTargets, isAckActive, isDriftSilenced, nextAckExpiry, type SilenceDrift,
+} from "./acks";
 import { indexRunningVersions } from "./runs";
 import { ago, NOW, run } from "./test-support";
 import type { AckRecord } from "./types";
@@ -31,7 +33,7 @@ describe("ackMatches", () => {
   it.each<[string, Partial<AckRecord>, DriftKind, string, boolean]>([
     ["release → upstream", { kind: "release" }, "upstream", "prod", true],
     ["release → eol", { kind: "release" }, "eol", "prod", true],
-    ["release ↛ env", { kind: "release" }, "env", "prod", false],
+    ["release → env (its move is to the previous environment's version)", { kind: "release" }, "env", "prod", true],
     ["release ↛ inconsistent", { kind: "release" }, "inconsistent", "prod", false],
     ["release ↛ declared", { kind: "release" }, "declared", "prod", false],
     ["drift → env", { kind: "drift" }, "env", "prod", true],
@@ -67,5 +69,85 @@ describe("nextAckExpiry", () => {
     expect(nextAckExpiry([], NOW)).toBeNull();
     expect(nextAckExpiry([ack(), ack({ expiresAt: ago(0, 5) }), ack({ expiresAt: NOW })], NOW)).toBeNull();
     expect(nextAckExpiry([ack({ expiresAt: ago(0, -60) }), ack(), ack({ expiresAt: ago(0, -5) }), ack({ expiresAt: ago(0, 1) })], NOW)).toEqual(ago(0, -5));
+  });
+});
+
+describe("compareToAckVersion", () => {
+  it.each<[string, string, number | null]>([
+    ["1.2.0", "1.2.0", 0],
+    ["1.1.9", "1.2.0", -1],
+    ["1.2.1", "1.2.0", 1],
+    ["1.28.3", "1.28", 0],
+    ["1.27.9", "1.28", -1],
+    ["1.29.0", "1.28", 1],
+    ["1.28", "1.28.0", 0],
+    ["v2.3.1", "2.3.1", 0],
+    ["2.3.1-alpine", "v2.3.1-alpine", 0],
+    ["2.0.0-rc.1", "2.0.0", -1],
+    ["2.0.0", "2.0.0-rc.1", 1],
+    ["2.0.0-rc.2", "2.0.0-rc.1", 1],
+    ["1.3.0-alpine", "1.2.0", null],
+    ["latest", "1.2.0", null],
+  ])("%s against %s → %s", (version, ackVersion, expected) => {
+    expect(compareToAckVersion(version, ackVersion)).toBe(expected);
+  });
+});
+
+describe("which drifts an acknowledgement silences", () => {
+  // production runs 4.2.0, staging 4.3.1; upstream's newest release the policy alerts on is 5.0.0.
+  const runningVersions = indexRunningVersions([run("staging", "s1", "4.3.1", ago(3)), run("prod", "p1", "4.2.0", ago(20))]);
+  const upstream = (environmentId: string, expected: string): SilenceDrift => ({ serviceId: "svc", environmentId, kind: "upstream", expected });
+  const env: SilenceDrift = { serviceId: "svc", environmentId: "prod", kind: "env", expected: "4.3.1" };
+  const eol: SilenceDrift = { serviceId: "svc", environmentId: "prod", kind: "eol", expected: null };
+  const inconsistent: SilenceDrift = { serviceId: "svc", environmentId: "prod", kind: "inconsistent", expected: "4.2.1" };
+  const declared: SilenceDrift = { serviceId: "svc", environmentId: "prod", kind: "declared", expected: "4.3.0" };
+  const targets = (prod: string, staging = prod) => indexUpstreamTargets([
+    { ...upstream("prod", prod), expected: prod }, { ...upstream("staging", staging), expected: staging },
+  ]);
+
+  it.each<[string, AckRecord, SilenceDrift, ReturnType<typeof indexUpstreamTargets>, boolean]>([
+    // release with until_version: every drift whose move does not go beyond it
+    ["release until 4.3.1 silences env drift to staging's 4.3.1", ack({ untilVersion: "4.3.1", environmentId: "prod" }), env, targets("5.0.0"), true],
+    ["release until 4.3 silences env drift to 4.3.1 (within the line)", ack({ untilVersion: "4.3", environmentId: "prod" }), env, targets("5.0.0"), true],
+    ["release until 4.3.0 does not silence env drift to 4.3.1", ack({ untilVersion: "4.3.0", environmentId: "prod" }), env, targets("5.0.0"), false],
+    ["release until 5.0.0 silences env drift to 4.3.1 too", ack({ untilVersion: "5.0.0" }), env, targets("5.0.0"), true],
+    ["release until 5.0.0 silences upstream drift to 5.0.0", ack({ untilVersion: "5.0.0" }), upstream("prod", "5.0.0"), targets("5.0.0"), true],
+    ["release until 5.0.0 does not silence upstream drift to 5.1.0", ack({ untilVersion: "5.0.0" }), upstream("prod", "5.1.0"), targets("5.1.0"), false],
+    ["release until 5.0.0 silences eol drift (its move is the release)", ack({ untilVersion: "5.0.0" }), eol, targets("5.0.0"), true],
+    ["release silences upstream drift of another flavour? no", ack({ untilVersion: "5.0.0" }), upstream("prod", "5.0.0-alpine"), targets("5.0.0-alpine"), false],
+    ["release never silences inconsistent drift", ack({ untilVersion: "5.0.0" }), inconsistent, targets("5.0.0"), false],
+    ["release never silences declared drift", ack({ untilVersion: "5.0.0" }), declared, targets("5.0.0"), false],
+    ["release in staging does not reach production", ack({ untilVersion: "5.0.0", environmentId: "staging" }), env, targets("5.0.0"), false],
+    ["release for a duration only silences every release move", ack({ expiresAt: ago(0, -60) }), upstream("prod", "6.0.0"), targets("6.0.0"), true],
+    // skip_version: while no newer release the policy alerts on is out
+    ["skip 5.0.0 while 5.0.0 is the newest target: upstream silent", ack({ skipVersion: "5.0.0" }), upstream("prod", "5.0.0"), targets("5.0.0"), true],
+    ["skip 5.0.0 while 5.0.0 is the newest target: env drift silent", ack({ skipVersion: "5.0.0" }), env, targets("5.0.0"), true],
+    ["skip 5.0.0 while 5.0.0 is the newest target: eol silent", ack({ skipVersion: "5.0.0" }), eol, targets("5.0.0"), true],
+    ["skip 5.0.0, then 5.0.1 arrives: upstream speaks again", ack({ skipVersion: "5.0.0" }), upstream("prod", "5.0.1"), targets("5.0.1"), false],
+    ["skip 5.0.0, then 5.0.1 arrives: env drift speaks again", ack({ skipVersion: "5.0.0" }), env, targets("5.0.1"), false],
+    ["skip 5.0.0, 5.0.1 out only for staging's line", ack({ skipVersion: "5.0.0" }), env, targets("5.0.0", "5.0.1"), true],
+    ["skip 5.0.0 with nothing the policy alerts on", ack({ skipVersion: "5.0.0" }), env, new Map(), true],
+    ["skip 5.0.0 without targets falls back to the upstream drift's own move", ack({ skipVersion: "5.0.0" }), upstream("prod", "5.1.0"), new Map(), false],
+    ["skip 5.0.0 expired", ack({ skipVersion: "5.0.0", expiresAt: ago(0, 1) }), upstream("prod", "5.0.0"), targets("5.0.0"), false],
+    // drift: every kind, for its duration
+    ["drift ack silences env", ack({ kind: "drift", expiresAt: ago(0, -60) }), env, targets("5.0.0"), true],
+    ["drift ack silences upstream to any version", ack({ kind: "drift", expiresAt: ago(0, -60) }), upstream("prod", "9.0.0"), targets("9.0.0"), true],
+    ["drift ack silences inconsistent", ack({ kind: "drift", expiresAt: ago(0, -60) }), inconsistent, targets("5.0.0"), true],
+    ["drift ack silences declared", ack({ kind: "drift", expiresAt: ago(0, -60) }), declared, targets("5.0.0"), true],
+    ["drift ack expired a minute ago", ack({ kind: "drift", expiresAt: ago(0, 1) }), env, targets("5.0.0"), false],
+    // expiry and shipping end a release acknowledgement
+    ["release until 4.2.0: already runs in production, lifted", ack({ untilVersion: "4.2.0", environmentId: "prod" }), env, targets("5.0.0"), false],
+    ["release until 5.0.0 or an hour ago, whichever first", ack({ untilVersion: "5.0.0", expiresAt: ago(0, 60) }), env, targets("5.0.0"), false],
+  ])("%s", (_name, a, drift, upstreamTargets, silenced) => {
+    expect(isDriftSilenced(drift, { acks: [a], runningVersions, now: NOW, upstreamTargets })).toBe(silenced);
+  });
+
+  it("indexUpstreamTargets keeps live upstream drift only", () => {
+    const index = indexUpstreamTargets([
+      { serviceId: "svc", environmentId: "prod", kind: "upstream", expected: "5.0.0", state: "announced" },
+      { serviceId: "svc", environmentId: "staging", kind: "upstream", expected: "5.0.0", state: "resolved" },
+      { serviceId: "svc", environmentId: "dev", kind: "env", expected: "4.3.1" },
+    ]);
+    expect(index).toEqual(new Map([["svc", new Map([["prod", "5.0.0"]])]]));
   });
 });

@@ -11,8 +11,9 @@ export {
   alertDelayMs, DEFAULT_ALERT_AFTER_MS, driftKeyOf, planLifecycle, type DriftEvent, type LifecyclePlan, type PlanInput,
 } from "./lifecycle";
 export {
-  ackLiftedNow, ackMatches, findSilencingAck, hasShippedUntilVersion, isAckActive, isDriftSilenced, listVersionsInAckScope, nextAckExpiry,
-  type AckScopeInput, type SilenceInput,
+  ackCoversMove, ackLiftedNow, ackMatches, compareToAckVersion, findSilencingAck, hasShippedUntilVersion, indexUpstreamTargets, isAckActive,
+  isDriftSilenced, listVersionsInAckScope, nextAckExpiry,
+  type AckScopeInput, type SilenceDrift, type SilenceInput, type UpstreamTargets,
 } from "./acks";
 export {
   createJumpFinder, createVersionComparator, findNewestVersion, findOldestInEnv, findOldestVersion, groupCurrentRuns, indexRunningVersions, listVersions,

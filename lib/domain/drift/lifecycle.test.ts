@@ -123,7 +123,7 @@ describe("acknowledgements silence events", () => {
     ["drift ack that expired by time", ack({ expiresAt: ago(0, 1) }), "env", noVersions, false],
     ["release ack silences upstream", ack({ kind: "release", untilVersion: "1.2.0" }), "upstream", versions(["1.1.0"]), true],
     ["release ack silences eol", ack({ kind: "release", untilVersion: "1.2.0" }), "eol", versions(["1.1.0"]), true],
-    ["release ack does not silence env", ack({ kind: "release" }), "env", noVersions, false],
+    ["release ack silences env (its move is the previous environment's version)", ack({ kind: "release" }), "env", noVersions, true],
     ["release ack lifted by the version shipping", ack({ kind: "release", untilVersion: "1.2.0" }), "upstream", versions(["1.1.0", "1.2.0"]), false],
     ["release ack lifted by a newer version shipping", ack({ kind: "release", untilVersion: "1.2.0" }), "upstream", versions(["1.3.1"]), false],
     ["ack already marked lifted", ack({ liftedAt: ago(1) }), "env", noVersions, false],

@@ -3,7 +3,7 @@
 // emit. Planning again with the result applied yields nothing.
 import { parseDuration } from "@/lib/domain/duration";
 import type { DriftKind, EffectivePolicy } from "@/lib/domain/policy";
-import { findSilencingAck } from "./acks";
+import { findSilencingAck, indexUpstreamTargets, type SilenceDrift } from "./acks";
 import type { RunningVersions } from "./runs";
 import type { AckRecord, Difference, DriftRecord } from "./types";
 
@@ -68,8 +68,9 @@ export function planLifecycle(input: PlanInput): LifecyclePlan {
   const { now } = input;
   const plan: LifecyclePlan = { toOpen: [], toAnnounce: [], toResolve: [], toUpdate: [], events: [] };
   const acksByService = groupAcks(input.acks);
-  const isSilenced = (d: { serviceId: string; environmentId: string; kind: DriftKind }) =>
-    findSilencingAck(d, { acks: acksByService.get(d.serviceId) ?? [], runningVersions: input.currentVersions, now }) !== null;
+  const upstreamTargets = indexUpstreamTargets(input.differences);
+  const isSilenced = (d: SilenceDrift) =>
+    findSilencingAck(d, { acks: acksByService.get(d.serviceId) ?? [], runningVersions: input.currentVersions, now, upstreamTargets }) !== null;
   const isDue = (d: { serviceId: string; kind: DriftKind }, openedAt: Date) =>
     now.getTime() - openedAt.getTime() >= alertDelayMs(input.policies.get(d.serviceId), d.kind);
 
@@ -97,7 +98,7 @@ export function planLifecycle(input: PlanInput): LifecyclePlan {
     if (record.state === "open" && isDue(record, record.openedAt)) {
       plan.toAnnounce.push({ id: record.id, announcedAt: now });
       const current = { ...record, running: diff.running, expected: diff.expected, targetId: diff.targetId };
-      plan.events.push(eventOf("drift_detected", record.id, current, record.openedAt, isSilenced(record), now));
+      plan.events.push(eventOf("drift_detected", record.id, current, record.openedAt, isSilenced(current), now));
     }
   }
 

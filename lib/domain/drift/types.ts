@@ -78,6 +78,8 @@ export type AckRecord = {
   environmentId: string | null;
   kind: "release" | "drift";
   untilVersion: string | null;
+  /** "Skip this version": silences while no release newer than it is out that the policy alerts on. */
+  skipVersion?: string | null;
   expiresAt: Date | null;
   liftedAt: Date | null;
   createdAt: Date;

@@ -1,8 +1,11 @@
 // Read models over drift and history: the updates list, promotion candidates, delivery statistics.
 export {
-  buildUpdates, countUpdatesByReason, UPDATE_REASONS, updatesChecklist,
-  type BuildUpdatesInput, type UpdateDrift, type UpdateLine, type UpdateLineAck, type UpdateReason,
+  buildUpdates, countUpdatesByReason, describeLineMove, REASON_RANK, UPDATE_REASONS, updatesChecklist,
+  type BuildUpdatesInput, type MoveLine, type UpdateDrift, type UpdateLine, type UpdateLineAck, type UpdatePromote, type UpdateReason,
 } from "./updates";
+export {
+  countGroups, groupedUpdatesChecklist, groupUpdateLines, summariseRunning, type UpdateGroup, type UpdateGroupChip,
+} from "./update-groups";
 export {
   listPromotions, listReleasesBetween, type ListPromotionsInput, type Promotion, type PromotionRelease, type ReleaseInfo,
 } from "./promotions";

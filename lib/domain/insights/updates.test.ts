@@ -32,7 +32,7 @@ const DRIFTS: UpdateDrift[] = [
   drift("web", "staging", "upstream", ago(12), "minor"),
   drift("web", "dev", "upstream", ago(40), "minor", { state: "resolved" }), // resolved: no line
   drift("api", "prod", "upstream", ago(30), "patch"),
-  drift("api", "prod", "eol", ago(20), "eol_soon"), // eol_soon beats patch; open since 30d
+  drift("api", "prod", "eol", ago(20), "eol_soon"), // eol_soon beats patch; open since its own 20d, not the older 30d
   drift("api", "staging", "env", ago(5), "behind_previous_env"),
   drift("api", "dev", "upstream", ago(1), "patch"), // put off: see ACKS
   drift("db", "dev", "upstream", ago(2), "major"),
@@ -46,7 +46,7 @@ const DRIFTS: UpdateDrift[] = [
 const ACKS: AckRecord[] = [
   { id: "put-off", serviceId: "api", environmentId: "dev", kind: "release", untilVersion: "3.0.2", expiresAt: null, liftedAt: null, createdAt: ago(1) },
   { id: "expired", serviceId: "web", environmentId: "prod", kind: "drift", untilVersion: null, expiresAt: ago(1), liftedAt: null, createdAt: ago(9) },
-  // a release ack cannot quiet env drift: worker stays in the list
+  // a release ack quiets env drift too (its move is to the previous environment's version): worker is acknowledged
   { id: "release-only", serviceId: "worker", environmentId: null, kind: "release", untilVersion: null, expiresAt: null, liftedAt: null, createdAt: ago(2) },
 ];
 
@@ -60,6 +60,9 @@ const line = (over: Partial<UpdateLine> & Pick<UpdateLine, "service" | "environm
     team: service?.team ?? null,
     production: env?.production ?? false,
     release_notes_url: over.target_version === null || over.service === "db" ? null : `https://notes.example/${over.service}/${over.target_version}`,
+    reasons: [over.reason],
+    promote: null,
+    upstream_state: service?.upstream === null ? "unchecked" : "ok",
     ack: null,
     ...over,
   };
@@ -67,19 +70,21 @@ const line = (over: Partial<UpdateLine> & Pick<UpdateLine, "service" | "environm
 
 const EXPECTED_ITEMS: UpdateLine[] = [
   // eol_passed
-  line({ service: "db", environment: "production", running: "14.9", target_version: "16.1", reason: "eol_passed", open_since: ago(1) }),
-  // eol_soon
-  line({ service: "api", environment: "production", running: "3.0.0", target_version: "3.0.2", reason: "eol_soon", open_since: ago(30) }),
+  line({ service: "db", environment: "production", running: "14.9", target_version: "16.1", reason: "eol_passed", open_since: ago(1), promote: { from_environment: "staging", version: "15.4" } }),
+  // eol_soon, then the patch also open; open since the eol drift opened
+  line({ service: "api", environment: "production", running: "3.0.0", target_version: "3.0.2", reason: "eol_soon", reasons: ["eol_soon", "patch"], open_since: ago(20) }),
   // major
   line({ service: "db", environment: "dev", running: "15.4", target_version: "16.1", reason: "major", open_since: ago(2) }),
   // minor: production first (web 10d), then longest open (cache 20d before web staging 12d);
   // web's target stays on major 1 (pin_major) and is the oldest running there, 1.1.0 → 1.2.1
-  line({ service: "web", environment: "production", running: "1.1.0", target_version: "1.2.1", reason: "minor", open_since: ago(10) }),
+  line({
+    service: "web", environment: "production", running: "1.1.0", target_version: "1.2.1", reason: "minor", reasons: ["minor", "behind_previous_env"], open_since: ago(10),
+    promote: { from_environment: "staging", version: "1.1.1" },
+  }),
   line({ service: "cache", environment: "staging", running: "7.1.0", target_version: "7.2.0", reason: "minor", open_since: ago(20) }),
   line({ service: "web", environment: "staging", running: "1.1.1", target_version: "1.2.1", reason: "minor", open_since: ago(12) }),
-  // behind_previous_env: production first; worker has no upstream data, so the previous environment's version is the target
-  line({ service: "worker", environment: "production", running: "0.9.0", target_version: "1.0.0", reason: "behind_previous_env", open_since: ago(6) }),
-  line({ service: "api", environment: "staging", running: "3.0.0", target_version: "3.0.2", reason: "behind_previous_env", open_since: ago(5) }),
+  // behind_previous_env
+  line({ service: "api", environment: "staging", running: "3.0.0", target_version: "3.0.2", reason: "behind_previous_env", open_since: ago(5), promote: { from_environment: "dev", version: "3.0.1" } }),
 ];
 
 describe("buildUpdates", () => {
@@ -91,9 +96,15 @@ describe("buildUpdates", () => {
 
   it("put-off lines appear apart with their acknowledgement", () => {
     expect(result.acknowledged).toEqual([
+      // worker has no upstream data: the previous environment's version is the target
+      line({
+        service: "worker", environment: "production", running: "0.9.0", target_version: "1.0.0", reason: "behind_previous_env", open_since: ago(6),
+        promote: { from_environment: "staging", version: "1.0.0" },
+        ack: { id: "release-only", kind: "release", until_version: null, skip_version: null, expires_at: null },
+      }),
       line({
         service: "api", environment: "dev", running: "3.0.1", target_version: "3.0.2", reason: "patch", open_since: ago(1),
-        ack: { id: "put-off", kind: "release", until_version: "3.0.2", expires_at: null },
+        ack: { id: "put-off", kind: "release", until_version: "3.0.2", skip_version: null, expires_at: null },
       }),
     ]);
   });
@@ -101,7 +112,7 @@ describe("buildUpdates", () => {
   it("a put-off line returns once its version ships", () => {
     const shipped = CURRENT.map((r) => (r.serviceId === "api" && r.environmentId === "dev" ? { ...r, version: "3.0.2", tag: "3.0.2" } : r));
     const again = buildUpdates({ drifts: DRIFTS, services: SERVICES, environments: ENVS, current: shipped, acks: ACKS, releaseNotes, now: NOW });
-    expect(again.acknowledged).toEqual([]);
+    expect(again.acknowledged.map((l) => l.service)).toEqual(["worker"]);
   });
 
   it.each<[string, UpdateDrift, UpdateReason]>([
@@ -118,15 +129,21 @@ describe("buildUpdates", () => {
 describe("updatesChecklist and tiles", () => {
   it("renders markdown checkboxes", () => {
     expect(updatesChecklist(EXPECTED_ITEMS.slice(0, 3))).toEqual(
-      ["- [ ] db (production): 14.9 → 16.1", "- [ ] api (production): 3.0.0 → 3.0.2", "- [ ] db (dev): 15.4 → 16.1"].join("\n"),
+      ["- [ ] db (production): 14.9 → 15.4 (from staging), then 16.1", "- [ ] api (production): 3.0.0 → 3.0.2", "- [ ] db (dev): 15.4 → 16.1"].join("\n"),
     );
   });
 
   it("a line without a target shows a question mark", () => {
-    expect(updatesChecklist([{ ...EXPECTED_ITEMS[0] as UpdateLine, target_version: null }])).toEqual("- [ ] db (production): 14.9 → ?");
+    expect(updatesChecklist([{ ...EXPECTED_ITEMS[2] as UpdateLine, target_version: null }])).toEqual("- [ ] db (dev): 15.4 → ?");
+    expect(updatesChecklist([{ ...EXPECTED_ITEMS[0] as UpdateLine, target_version: null }])).toEqual("- [ ] db (production): 14.9 → 15.4 (from staging)");
   });
 
-  it("counts lines per urgency, every tile present", () => {
-    expect(countUpdatesByReason(EXPECTED_ITEMS)).toEqual({ eol_passed: 1, eol_soon: 1, major: 1, minor: 3, behind_previous_env: 2, patch: 0 });
+  it("counts every reason of every line, every tile present", () => {
+    // web production counts for minor and behind_previous_env, api production for eol_soon and patch
+    expect(countUpdatesByReason(EXPECTED_ITEMS)).toEqual({ eol_passed: 1, eol_soon: 1, major: 1, minor: 3, behind_previous_env: 2, patch: 1 });
+  });
+
+  it("counts a line without reasons (an older shape) by its reason", () => {
+    expect(countUpdatesByReason([{ reason: "major" }, { reason: "patch", reasons: [] }])).toEqual({ eol_passed: 0, eol_soon: 0, major: 1, minor: 0, behind_previous_env: 0, patch: 1 });
   });
 });

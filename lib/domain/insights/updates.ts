@@ -1,11 +1,16 @@
 // The updates list (spec.md "Updates list", contract.md "Updates lines"): one
-// line per service and environment with open eol, upstream or env drift, with
-// the most urgent reason, the version to move to and its release notes.
+// line per service and environment with open eol, upstream or env drift: every
+// reason still open (most urgent first), the version to move to, and the
+// promotion the pipeline offers before it. Lines whose drifts are all silenced
+// go apart, with their acknowledgement.
 import {
-  findOldestVersion, findSilencingAck, groupCurrentRuns, indexRunningVersions, selectNewestOrNull, createVersionComparator,
-  type AckRecord, type CurrentRun, type DifferenceReason, type DriftRecord, type EnvironmentInfo, type ServiceInput,
+  findOldestInEnv, findOldestVersion, findSilencingAck, groupCurrentRuns, indexRunningVersions, indexUpstreamTargets, selectNewestOrNull,
+  createVersionComparator,
+  type AckRecord, type CurrentRun, type DifferenceReason, type DriftRecord, type EnvironmentInfo, type EnvRuns, type ServiceInput,
+  type VersionComparator,
 } from "@/lib/domain/drift";
 import type { DriftKind } from "@/lib/domain/policy";
+import type { UpstreamState } from "@/lib/domain/upstream";
 import { jumpBetween } from "@/lib/domain/versions";
 
 export type UpdateReason = DifferenceReason;
@@ -13,7 +18,7 @@ export type UpdateReason = DifferenceReason;
 /** Most urgent first. */
 export const UPDATE_REASONS = ["eol_passed", "eol_soon", "major", "minor", "behind_previous_env", "patch"] as const satisfies readonly UpdateReason[];
 
-const REASON_RANK: Readonly<Record<UpdateReason, number>> = Object.fromEntries(UPDATE_REASONS.map((r, i) => [r, i])) as Record<UpdateReason, number>;
+export const REASON_RANK: Readonly<Record<UpdateReason, number>> = Object.fromEntries(UPDATE_REASONS.map((r, i) => [r, i])) as Record<UpdateReason, number>;
 
 const UPDATE_KINDS: ReadonlySet<DriftKind> = new Set(["eol", "upstream", "env"]);
 
@@ -22,7 +27,16 @@ export type UpdateDrift = Pick<DriftRecord, "serviceId" | "environmentId" | "kin
   reason?: UpdateReason;
 };
 
-export type UpdateLineAck = { id: string; kind: AckRecord["kind"]; until_version: string | null; expires_at: Date | null };
+export type UpdateLineAck = {
+  id: string;
+  kind: AckRecord["kind"];
+  until_version: string | null;
+  skip_version: string | null;
+  expires_at: Date | null;
+};
+
+/** The pipeline's next step: what the previous environment runs, newer than what runs here. */
+export type UpdatePromote = { from_environment: string; version: string };
 
 export type UpdateLine = {
   service: string;
@@ -34,7 +48,13 @@ export type UpdateLine = {
   running: string;
   target_version: string | null;
   release_notes_url: string | null;
+  /** The first of `reasons`. */
   reason: UpdateReason;
+  /** Every reason not silenced, most urgent first; for an acknowledged line, the reasons its acknowledgements silence. */
+  reasons: UpdateReason[];
+  promote: UpdatePromote | null;
+  upstream_state: UpstreamState;
+  /** When the drift behind `reason` opened. */
   open_since: Date;
   ack: UpdateLineAck | null;
 };
@@ -46,16 +66,25 @@ export type BuildUpdatesInput = {
   current: readonly CurrentRun[];
   acks: readonly AckRecord[];
   releaseNotes: (serviceId: string, version: string) => string | null;
+  /** serviceId → upstream state; missing: `ok` where upstream tags are known, else `unchecked`. */
+  upstreamStates?: ReadonlyMap<string, UpstreamState>;
   now: Date;
 };
 
 type Candidate = { line: UpdateLine; position: number };
+type Ranked = { drift: UpdateDrift; reason: UpdateReason };
 
 export function buildUpdates(input: BuildUpdatesInput): { items: UpdateLine[]; acknowledged: UpdateLine[] } {
   const services = new Map(input.services.map((s) => [s.id, s] as const));
   const environments = new Map(input.environments.map((e) => [e.id, e] as const));
+  const pipeline = [...input.environments].sort((a, b) => a.position - b.position);
   const runs = groupCurrentRuns(input.current);
-  const runningVersions = indexRunningVersions(input.current);
+  const silence = {
+    acks: input.acks,
+    runningVersions: indexRunningVersions(input.current),
+    now: input.now,
+    upstreamTargets: indexUpstreamTargets(input.drifts),
+  };
   const compare = createVersionComparator();
 
   const groups = new Map<string, UpdateDrift[]>();
@@ -74,17 +103,20 @@ export function buildUpdates(input: BuildUpdatesInput): { items: UpdateLine[]; a
     const service = services.get(first.serviceId);
     const env = environments.get(first.environmentId);
     if (service === undefined || env === undefined) continue;
-    const rows = runs.get(service.id)?.get(env.id)?.effective ?? [];
+    const byEnv = runs.get(service.id);
+    const rows = byEnv?.get(env.id)?.effective ?? [];
     const running = findOldestVersion(rows, compare)?.version ?? first.running;
     if (running === null) continue;
 
     const ranked = drifts
-      .map((drift) => ({ drift, reason: drift.reason ?? inferReason(drift, service, running, input.now) }))
-      .sort((a, b) => REASON_RANK[a.reason] - REASON_RANK[b.reason]);
-    const top = ranked[0] as (typeof ranked)[number];
-    const silencers = drifts.map((d) => findSilencingAck(d, { acks: input.acks, runningVersions, now: input.now }));
-    const isAcked = silencers.every((a) => a !== null);
-    const topAck = isAcked ? findSilencingAck(top.drift, { acks: input.acks, runningVersions, now: input.now }) : null;
+      .map((drift): Ranked => ({ drift, reason: drift.reason ?? inferReason(drift, service, running, input.now) }))
+      .sort((a, b) => REASON_RANK[a.reason] - REASON_RANK[b.reason] || a.drift.openedAt.getTime() - b.drift.openedAt.getTime());
+    const silencers = ranked.map((r) => findSilencingAck(r.drift, silence));
+    const open = ranked.filter((_, i) => silencers[i] === null);
+    const isAcked = open.length === 0;
+    const shown = isAcked ? ranked : open;
+    const top = shown[0] as Ranked;
+    const topAck = isAcked ? silencers[0] ?? null : null;
 
     const newest = selectNewestOrNull(service, running);
     const envDrift = drifts.find((d) => d.kind === "env");
@@ -99,12 +131,44 @@ export function buildUpdates(input: BuildUpdatesInput): { items: UpdateLine[]; a
       target_version: target,
       release_notes_url: target === null ? null : input.releaseNotes(service.id, target),
       reason: top.reason,
-      open_since: new Date(Math.min(...drifts.map((d) => d.openedAt.getTime()))),
-      ack: topAck === null ? null : { id: topAck.id, kind: topAck.kind, until_version: topAck.untilVersion, expires_at: topAck.expiresAt },
+      reasons: uniqueReasons(shown),
+      promote: byEnv === undefined ? null : findPromotion(byEnv, pipeline, env, running, compare),
+      upstream_state: input.upstreamStates?.get(service.id) ?? (service.upstream === null ? "unchecked" : "ok"),
+      open_since: top.drift.openedAt,
+      ack: topAck === null ? null : toLineAck(topAck),
     };
     (isAcked ? acknowledged : items).push({ line, position: env.position });
   }
   return { items: sortLines(items), acknowledged: sortLines(acknowledged) };
+}
+
+function toLineAck(ack: AckRecord): UpdateLineAck {
+  return { id: ack.id, kind: ack.kind, until_version: ack.untilVersion, skip_version: ack.skipVersion ?? null, expires_at: ack.expiresAt };
+}
+
+function uniqueReasons(ranked: readonly Ranked[]): UpdateReason[] {
+  const out: UpdateReason[] = [];
+  for (const { reason } of ranked) if (!out.includes(reason)) out.push(reason);
+  return out;
+}
+
+/** The nearest earlier environment that runs the service, when its oldest version is newer than `running`. */
+function findPromotion(
+  byEnv: ReadonlyMap<string, EnvRuns>,
+  pipeline: readonly EnvironmentInfo[],
+  here: EnvironmentInfo,
+  running: string,
+  compare: VersionComparator,
+): UpdatePromote | null {
+  for (let i = pipeline.findIndex((e) => e.id === here.id) - 1; i >= 0; i--) {
+    const previous = pipeline[i] as EnvironmentInfo;
+    const runs = byEnv.get(previous.id);
+    if (runs === undefined || runs.effective.length === 0) continue;
+    const ahead = findOldestInEnv(runs, compare);
+    if (ahead === null) return null;
+    return (compare(ahead.version, running) ?? 0) > 0 ? { from_environment: previous.name, version: ahead.version } : null;
+  }
+  return null;
 }
 
 /** Reason of a drift that came without one: from its kind, jump or end-of-life date. */
@@ -129,16 +193,28 @@ function sortLines(candidates: Candidate[]): UpdateLine[] {
     .map((c) => c.line);
 }
 
-/** Markdown checkboxes for the copy-as-checklist action. */
-export function updatesChecklist(lines: readonly UpdateLine[]): string {
-  return lines
-    .map((l) => `- [ ] ${l.service} (${l.environment}): ${l.running} → ${l.target_version ?? "?"}`)
-    .join("\n");
+/** What the checklist and the move column read of a line (the API's line has them all). */
+export type MoveLine = Pick<UpdateLine, "running" | "target_version"> & { promote?: UpdatePromote | null };
+
+/** One line's move, the promotion first: `4.2.0 → 4.3.1 (from staging), then 5.0.0`. */
+export function describeLineMove(line: MoveLine): string {
+  const target = line.target_version ?? "?";
+  if (line.promote === undefined || line.promote === null) return `${line.running} → ${target}`;
+  const step = `${line.running} → ${line.promote.version} (from ${line.promote.from_environment})`;
+  return line.target_version === null || line.target_version === line.promote.version ? step : `${step}, then ${target}`;
 }
 
-/** Counts for the urgency tiles, every reason present. */
-export function countUpdatesByReason(lines: readonly UpdateLine[]): Record<UpdateReason, number> {
+/** Markdown checkboxes for the copy-as-checklist action, one per line. */
+export function updatesChecklist(lines: readonly (MoveLine & Pick<UpdateLine, "service" | "environment">)[]): string {
+  return lines.map((l) => `- [ ] ${l.service} (${l.environment}): ${describeLineMove(l)}`).join("\n");
+}
+
+/** Counts for the urgency tiles: every reason of every line, so they agree with the matrix. */
+export function countUpdatesByReason(lines: readonly (Pick<UpdateLine, "reason"> & { reasons?: readonly UpdateReason[] })[]): Record<UpdateReason, number> {
   const counts = Object.fromEntries(UPDATE_REASONS.map((r) => [r, 0])) as Record<UpdateReason, number>;
-  for (const line of lines) counts[line.reason] += 1;
+  for (const line of lines) {
+    const reasons = line.reasons !== undefined && line.reasons.length > 0 ? line.reasons : [line.reason];
+    for (const reason of new Set(reasons)) counts[reason] += 1;
+  }
   return counts;
 }

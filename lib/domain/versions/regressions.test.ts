@@ -91,3 +91,24 @@ describe("Diun", () => {
     });
   });
 });
+
+describe("bare-major tags", () => {
+  it("compares a running 7 with the other bare majors: 8 is a major jump, 7.0.15 is not newer", () => {
+    expect(selectNewest({ running: "7", tags: ["7", "8", "7.0.15"] })).toEqual({
+      running: "7", newest: "8", jump: "major", target: "8", alert: true, releases: ["8"],
+    });
+  });
+
+  it("keeps the flavour: 20-alpine is compared with 22-alpine, not 22 or 22-bookworm", () => {
+    const tags = ["20", "20-alpine", "20.18.1-alpine", "22", "22-bookworm", "22-alpine", "22.11.0-alpine"];
+    expect(selectNewest({ running: "20-alpine", tags })).toMatchObject({ newest: "22-alpine", jump: "major", target: "22-alpine" });
+  });
+
+  it("has nothing newer when no newer bare major is out, whatever longer versions exist", () => {
+    expect(selectNewest({ running: "7", tags: ["7", "7.0.15", "7.4.1"] })).toMatchObject({ newest: null, jump: null, target: null, alert: false });
+  });
+
+  it("is still resolved by digest: its candidates are the exact versions of its line", () => {
+    expect(movingTagCandidates("7", ["7", "8", "7.0.15", "7.4.1", "8.0.0"])).toEqual(["7.4.1", "7.0.15"]);
+  });
+});

@@ -106,7 +106,9 @@ export function selectNewest(input: NewestInput): NewestResult {
   const includePrereleases = policy.prerelease === true;
   const admit = (p: ParsedTag) => hasVersion(p) && (includePrereleases || !p.isPrerelease) && (filter === null || filter(p.raw));
 
-  if (running.kind === "moving" || running.kind === "flavour" || isBareMajor(running)) {
+  // Without a filter a bare major (`7`, `20-alpine`) competes like with like with the other
+  // bare majors of its flavour (`8`, `22-alpine`): its exact version is only known from a digest.
+  if (running.kind === "moving" || running.kind === "flavour" || (filter !== null && isBareMajor(running))) {
     if (filter === null) {
       const line = newestForMovingTag(running, input.tags, admit);
       if (line.moves && line.newest === null && running.kind === "moving") {

@@ -2,6 +2,8 @@
 // 2024): a slice of each repository as its registry lists it, including the
 // moving names, flavours, prereleases and old lines that trip up other tools.
 
+import { mariadb2026, node2026, postgres2026, redis2026 } from "./images-2026";
+
 export type ImageTags = { readonly image: string; readonly tags: readonly string[] };
 
 const nginx: ImageTags = {
@@ -334,6 +336,7 @@ export const IMAGES = {
   nginx, nginx2019, postgres, redis, node, python, golang, traefik, grafana, prometheus, mariadb, mysql, mongo,
   rabbitmq, elasticsearch, keycloak, bitnamiMysql, bitnamiRedis, linuxserverSonarr, linuxserverNginx,
   linuxserverPlex, aspnet, servercore, homeAssistant, ubuntu, debian, minio, clickhouse, cosignedApp,
+  redis2026, postgres2026, mariadb2026, node2026,
 } as const;
 
 export type ImageName = keyof typeof IMAGES;

@@ -1,0 +1,82 @@
+// The words and links of a matrix cell, apart from the markup so they can be
+// tested without rendering.
+import { DRIFT_LABEL } from "@/components/ui/drift";
+import { formatDay, timeAgo } from "@/components/ui/format";
+import type { DriftKind } from "@/lib/domain/policy";
+import { compareTags } from "@/lib/domain/versions";
+import type { MatrixCell, MatrixDriftDetail, MatrixUpstream } from "./matrix-types";
+
+/** Most alarming first. */
+export const CELL_ORDER: readonly DriftKind[] = ["eol", "declared", "inconsistent", "env", "upstream"];
+
+const MAX_VERSIONS = 3;
+
+/** The service page at that environment. */
+export function cellHref(service: string, environment: string): string {
+  return `/services/${encodeURIComponent(service)}?env=${encodeURIComponent(environment)}`;
+}
+
+/**
+ * What the cell shows: the oldest version's display, or, where its targets run
+ * different versions, each of them oldest first (`3.1.1 / 3.2.0`, at most three).
+ * Runtime targets count; Git's only where nothing runs.
+ */
+export function cellVersionsText(cell: Pick<MatrixCell, "display" | "targets" | "declared">): string {
+  const counted = cell.declared ? cell.targets : cell.targets.filter((t) => t.declared !== true);
+  const versions = [...new Set(counted.map((t) => t.version ?? t.tag))];
+  if (versions.length <= 1) return cell.display;
+  versions.sort((a, b) => compareTags(a, b) ?? a.localeCompare(b));
+  const shown = versions.slice(0, MAX_VERSIONS).join(" / ");
+  return versions.length > MAX_VERSIONS ? `${shown} +${versions.length - MAX_VERSIONS}` : shown;
+}
+
+/** A drift's details where the cell has them; a bare kind counts as announced, as on the badge. */
+export function driftDetailOf(cell: Pick<MatrixCell, "drift_details">, kind: DriftKind): MatrixDriftDetail | null {
+  return cell.drift_details?.find((d) => d.kind === kind) ?? null;
+}
+
+/** A drift still within its announcement delay: drawn calmer than announced drift. */
+export function isWithinDelay(detail: MatrixDriftDetail | null): boolean {
+  return detail !== null && detail.state === "open";
+}
+
+/** The tooltip of a drift marker: kind, since when, open or announced, and the move where known. */
+export function driftTooltipText(kind: DriftKind, detail: MatrixDriftDetail | null, now: Date): string {
+  const label = `${DRIFT_LABEL[kind]} drift`;
+  if (detail === null) return `${label}; the service page has its dates`;
+  const since = `since ${formatDay(detail.opened_at)} (${timeAgo(detail.opened_at, now)})`;
+  const state = detail.state === "open" ? "open, within its announcement delay" : "announced";
+  const move = detail.running && detail.expected ? `; ${detail.running} → ${detail.expected}` : "";
+  const silenced = detail.silenced === true ? "; acknowledged" : "";
+  return `${label} ${since}; ${state}${move}${silenced}`;
+}
+
+/** A stable element id for a marker's tooltip. */
+export function tooltipId(service: string, environment: string, kind: DriftKind): string {
+  return `t-${`${service}-${environment}`.replace(/[^A-Za-z0-9_-]/g, "_")}-${kind}`;
+}
+
+const CHECK_OVERDUE_MS = 24 * 3_600_000;
+
+/**
+ * The line under the upstream newest: what is wrong with the knowledge, or
+ * nothing when it is fresh. Without a state (older callers), an overdue check
+ * says when it last succeeded.
+ */
+export function upstreamNote(upstream: MatrixUpstream, now: Date): { text: string; tone: "bad" | "warn" | "muted" } | null {
+  const checked = upstream.checked_at;
+  const age = checked ? `last good check ${timeAgo(checked, now)}` : "never checked successfully";
+  switch (upstream.state) {
+    case "ok":
+      return null;
+    case "failed":
+      return { text: `check failed: ${upstream.error ?? "no reason kept"}; ${age}`, tone: "bad" };
+    case "stale":
+      return { text: `stale: ${age}`, tone: "warn" };
+    case "unchecked":
+      return { text: "not checked yet", tone: "muted" };
+    default:
+      if (!checked) return { text: "not checked yet", tone: "muted" };
+      return now.getTime() - new Date(checked).getTime() > CHECK_OVERDUE_MS ? { text: `checked ${timeAgo(checked, now)}`, tone: "muted" } : null;
+  }
+}
