@@ -4,6 +4,7 @@ import type { Config } from "@/lib/config";
 import { createEolClient, type EolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient, type RegistryClient } from "@/lib/adapters/registries/client";
+import { registryCredentialsFor } from "@/lib/services/upstream/registry-credentials";
 import { recordUpstreamRequest } from "./metrics";
 
 export type UpstreamClients = {
@@ -15,10 +16,10 @@ export type UpstreamClients = {
 const g = globalThis as unknown as { __driftwatchUpstream?: { key: string; clients: UpstreamClients } };
 
 export function getUpstreamClients(config: Config): UpstreamClients {
-  const key = JSON.stringify([config.insecureRegistries, config.githubApiUrl, config.gitlabUrl, config.eolApiUrl, config.eolEnabled]);
+  const key = JSON.stringify([config.insecureRegistries, config.githubApiUrl, config.gitlabUrl, config.eolApiUrl, config.eolEnabled, config.dockerHubHosts, Object.keys(config.registryCredentials)]);
   if (g.__driftwatchUpstream?.key === key) return g.__driftwatchUpstream.clients;
   const clients: UpstreamClients = {
-    registry: createRegistryClient({ insecureHosts: config.insecureRegistries, onRequest: recordUpstreamRequest }),
+    registry: createRegistryClient({ insecureHosts: config.insecureRegistries, onRequest: recordUpstreamRequest, credentials: registryCredentialsFor(config) }),
     forges: createForgeClients({ githubApiUrl: config.githubApiUrl, githubToken: config.githubToken, gitlabUrl: config.gitlabUrl, gitlabToken: config.gitlabToken }),
     eol: createEolClient({ apiUrl: config.eolApiUrl, enabled: config.eolEnabled }),
   };

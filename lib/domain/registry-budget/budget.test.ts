@@ -9,6 +9,7 @@ const view = (o: Partial<BudgetView> & { labels?: number[]; resolves?: number[] 
   windowMs: HOUR,
   headerRemaining: null,
   headerAt: null,
+  pullsSinceHeader: 0,
   blockedUntil: null,
   ...o,
   pulls: [
@@ -29,10 +30,10 @@ describe("remainingPulls", () => {
     ["three of ours in the window", view({ resolves: [5, 10, 50] }), 7],
     ["pulls older than the window are free again", view({ resolves: [61, 90, 10] }), 9],
     ["the host says fewer (someone else pulls from this address)", view({ headerRemaining: 4, headerAt: ago(5) }), 4],
-    ["our pulls since the header count against it", view({ headerRemaining: 4, headerAt: ago(20), resolves: [10, 30] }), 3],
+    ["our pulls since the header count against it", view({ headerRemaining: 4, headerAt: ago(20), pullsSinceHeader: 1, resolves: [10, 30] }), 3],
     ["a header older than the window is ignored", view({ headerRemaining: 0, headerAt: ago(61) }), 10],
     ["the host's word is never above our own count", view({ headerRemaining: 9, headerAt: ago(1), labels: [30, 31, 32] }), 7],
-    ["never negative", view({ headerRemaining: 0, headerAt: ago(1), resolves: [0.5] }), 0],
+    ["never negative", view({ headerRemaining: 0, headerAt: ago(1), pullsSinceHeader: 1, resolves: [0.5] }), 0],
   ])("%s → %i", (_, v, expected) => {
     expect(remainingPulls(v, T)).toBe(expected);
   });

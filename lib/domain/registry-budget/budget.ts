@@ -14,9 +14,10 @@ export type BudgetView = {
   windowMs: number;
   /** Our pulls still inside the window, oldest first. */
   pulls: readonly { at: Date; purpose: PullPurpose }[];
-  /** The host's last `ratelimit-remaining`, and when it was read. */
+  /** The host's last `ratelimit-remaining`, when it was read, and our pulls reserved since (not in it). */
   headerRemaining: number | null;
   headerAt: Date | null;
+  pullsSinceHeader: number;
   /** No pull before this (a 429's Retry-After, or a remaining of 0). */
   blockedUntil: Date | null;
 };
@@ -31,8 +32,7 @@ export function remainingPulls(view: BudgetView, now: Date): number {
   const inWindow = view.pulls.filter((p) => p.at.getTime() > now.getTime() - view.windowMs);
   let remaining = view.limit - inWindow.length;
   if (view.headerRemaining !== null && view.headerAt !== null && now.getTime() - view.headerAt.getTime() < view.windowMs) {
-    const since = inWindow.filter((p) => p.at.getTime() >= view.headerAt!.getTime()).length;
-    remaining = Math.min(remaining, view.headerRemaining - since);
+    remaining = Math.min(remaining, view.headerRemaining - view.pullsSinceHeader);
   }
   return Math.max(0, remaining);
 }

@@ -20,7 +20,10 @@ describe("isSourceLabelNeeded", () => {
 describe("label schedule", () => {
   it("spreads repositories over a day past the week, stably", () => {
     const offsets = Array.from({ length: 200 }, (_, i) => labelOffsetMs(`00000000-0000-4000-8000-${String(i).padStart(12, "0")}`));
-    for (const o of offsets) expect(o).toBeGreaterThanOrEqual(0), expect(o).toBeLessThan(LABEL_SPREAD_MS);
+    for (const o of offsets) {
+      expect(o).toBeGreaterThanOrEqual(0);
+      expect(o).toBeLessThan(LABEL_SPREAD_MS);
+    }
     expect(new Set(offsets.map((o) => Math.floor(o / 3_600_000))).size).toBeGreaterThan(20);
     expect(labelOffsetMs("a")).toBe(labelOffsetMs("a"));
     const next = nextLabelReadAt(T, "repo-1").getTime() - T.getTime();
