@@ -6,7 +6,8 @@
 // label is the release source of any service (read-source-labels.ts reads it).
 import { createHash } from "node:crypto";
 import { isPrivateRepositoryError } from "@/lib/adapters/registries/client";
-import { MAX_MANIFEST_GETS, resolveDigest } from "@/lib/adapters/registries/resolve";
+import type { RegistryClient } from "@/lib/adapters/registries/client";
+import { resolveDigest } from "@/lib/adapters/registries/resolve";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
@@ -112,6 +113,13 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
 
 type RepoRow = { id: string; key: string; host: string; path: string };
 
+/** Our own budget has no pull to spare (the host did not refuse one). */
+class BudgetSpentError extends AppError {
+  constructor(host: string, nextAt: Date) {
+    super("rate_limited", `${host}: no pulls to spare before ${nextAt.toISOString()}.`, { retryAfterSeconds: 60 });
+  }
+}
+
 /** Digests of moving tags that run somewhere and have not been looked up, or whose "no match" is a day old. */
 async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: string[]): Promise<number> {
   const { db, clients } = deps;
@@ -125,6 +133,15 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
   const tagRows = await db.upstreamTag.findMany({ where: { repositoryId: repo.id, digest: { not: null } }, select: { name: true, digest: true } });
   const known = new Map<string, string | null>(tagRows.map((t) => [t.name, t.digest]));
   let resolvedCount = 0;
+  // A platform digest costs a manifest GET per candidate looked into: each a pull from the host's budget.
+  const registry: RegistryClient = {
+    ...clients.registry,
+    getManifest: async (target, reference, opts) => {
+      const spend = await spendPulls(deps, repo.host, "resolve", 1);
+      if (!spend.granted) throw new BudgetSpentError(repo.host, spend.nextAt);
+      return clients.registry.getManifest(target, reference, opts);
+    },
+  };
 
   for (const run of running) {
     const candidates = resolutionCandidates(run.tag, tags);
@@ -134,20 +151,15 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     const isPlatformDigest = run.digest === null;
     const hit = cache.get(digest);
     if (hit && (hit.tag !== null || (hit.retryAt && hit.retryAt > now))) continue;
-    // A platform digest costs a manifest GET per candidate looked into: pulls on a rationed host.
-    const pulls = isPlatformDigest ? Math.min(MAX_MANIFEST_GETS, new Set(candidates).size) : 0;
-    const spend = await spendPulls(deps, repo.host, "resolve", pulls);
-    if (!spend.granted) continue; // the next check tries again, when the budget allows
     let result;
     try {
-      result = await resolveDigest(clients.registry, { repo: { host: repo.host, path: repo.path }, runningDigest: digest, isPlatformDigest, candidates, knownDigests: known });
+      result = await resolveDigest(registry, { repo: { host: repo.host, path: repo.path }, runningDigest: digest, isPlatformDigest, candidates, knownDigests: known });
     } catch (err) {
-      if (err instanceof AppError && err.code === "rate_limited") await notePullsRefused(deps, repo.host, err.retryAfterSeconds);
+      if (err instanceof AppError && err.code === "rate_limited" && !(err instanceof BudgetSpentError)) await notePullsRefused(deps, repo.host, err.retryAfterSeconds);
       continue; // the next check tries again
     } finally {
       await noteRateLimit(deps, repo.host);
     }
-    await spend.release(pulls - result.manifestGets);
     for (const [tag, d] of result.learned) {
       known.set(tag, d);
       await db.upstreamTag.updateMany({ where: { repositoryId: repo.id, name: tag }, data: { digest: d, digestCheckedAt: now } });
