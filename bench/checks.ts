@@ -53,14 +53,18 @@ export async function benchSteadyChecks(fleet: Fleet, repositories: number): Pro
   ];
 }
 
-const SIMULATED_DAYS = 8; // a week, and the day over which weekly reads spread
+// Reads after the first fall on each repository's own minute of the week, 6 to 13 days on: the third
+// simulated week is the steady state, where each repository's label is read once.
+const SETTLE_DAYS = 14;
+const MEASURED_DAYS = 7;
 
 /**
  * Pulls per repository per week once labels are known, with the loopback registry rationed like Docker Hub
  * (10 pulls an hour): every other repository's service names its forge in its policy (source known
  * otherwise: no label read, 0 pulls); the others' labels are read again over a simulated week. Hourly
  * checks spend no pulls in steady state (checks.steady.manifest_gets), so the week runs only the label
- * reader, hour by hour on a clock of its own. Policies are put back afterwards.
+ * reader, hour by hour on a clock of its own, for three weeks, and counts the last one. Policies are put back
+ * afterwards.
  */
 export async function benchLabelPulls(fleet: Fleet): Promise<Figure[]> {
   const host = fleet.registry.host;
@@ -80,20 +84,25 @@ export async function benchLabelPulls(fleet: Fleet): Promise<Figure[]> {
     for (;;) if ((await runCheckTick(deps, { limit: 500, concurrency: 16, labelLimit: 0 })).leased === 0) break;
     const repos = await fleet.db.upstreamRepository.findMany({ where: { host }, select: { path: true, labelNeeded: true } });
     const needed = new Set(repos.filter((r) => r.labelNeeded).map((r) => r.path));
-    await fleet.registry.clearLog();
-    for (let hour = 0; hour < SIMULATED_DAYS * 24; hour++) {
+    let settleReads = 0;
+    for (let hour = 0; hour < SETTLE_DAYS * 24; hour++) {
       clock += 3_600_000;
-      await readDueSourceLabels(deps, { limit: 50 });
+      settleReads += (await readDueSourceLabels(deps, { limit: 50 })).read;
+    }
+    await fleet.registry.clearLog();
+    const perHour: number[] = [];
+    for (let hour = 0; hour < MEASURED_DAYS * 24; hour++) {
+      clock += 3_600_000;
+      perHour.push((await readDueSourceLabels(deps, { limit: 50 })).read);
     }
     await fleet.registry.syncLog();
     const pulls = fleet.registry.log.filter((e) => e.method === "GET" && /\/manifests\//.test(e.path));
     const byNeeded = pulls.filter((e) => needed.has(/^\/v2\/(.+)\/manifests\//.exec(e.path)?.[1] ?? "")).length;
     const other = pulls.length - byNeeded;
-    const weeks = SIMULATED_DAYS / 7;
-    const perWeek = byNeeded / Math.max(1, needed.size) / weeks;
+    const perWeek = byNeeded / Math.max(1, needed.size) / (MEASURED_DAYS / 7);
     const heads = countRegistryRequests(fleet.registry.log, "HEAD", "manifests");
     return [
-      { name: "checks.label_pulls.per_repository_week", value: round2(perWeek), unit: "pulls", target: "≤ 1 (1/7 a day) once labels are known", pass: needed.size > 0 && perWeek <= 1, note: `${byNeeded} pulls for ${needed.size} repositories whose label is the release source over ${SIMULATED_DAYS} simulated days, rationed at 10 pulls an hour (${heads} free HEADs)`, load },
+      { name: "checks.label_pulls.per_repository_week", value: round2(perWeek), unit: "pulls", target: "≤ 1 (1/7 a day) once labels are known", pass: needed.size > 0 && perWeek <= 1, note: `${byNeeded} pulls for ${needed.size} repositories whose label is the release source in the third of three simulated weeks (${settleReads} reads in the first two), rationed at 10 pulls an hour; ${heads} free HEADs; label reads per hour at most ${Math.max(...perHour)}, ${perHour.filter((n) => n > 0).length} of ${perHour.length} hours with one`, load },
       { name: "checks.label_pulls.source_known_otherwise", value: other, unit: "pulls", target: "0", pass: other === 0 && repos.length > needed.size, note: `${repos.length - needed.size} repositories whose policy names the forge` },
     ];
   } finally {
