@@ -2,8 +2,11 @@
 // its duration, and what it costs in requests, counted from the registry's
 // own access log. In steady state an unchanged repository costs one tag
 // listing (one request per page) and no manifest GET.
-import { summarizeRegistryRequests } from "@/tests/support/registry";
+import { summarizeRegistryRequests, countRegistryRequests } from "@/tests/support/registry";
+import { createRegistryClient } from "@/lib/adapters/registries/client";
 import { getUpstreamClients } from "@/lib/server/upstream-clients";
+import type { CheckDeps } from "@/lib/services/upstream/check-repository";
+import { readDueSourceLabels } from "@/lib/services/upstream/read-source-labels";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { loadNow, type Figure } from "./figures";
 import { pool, postReport, type Fleet } from "./fleet";
@@ -22,7 +25,8 @@ export async function runCheckCycle(fleet: Fleet): Promise<CycleResult> {
   for (;;) {
     const tick = await runCheckTick(deps, { limit: 500, concurrency: 16 });
     checked += tick.leased;
-    if (tick.leased === 0) break;
+    // Labels are read after each tick's checks, a batch at a time: the cycle ends when neither is left.
+    if (tick.leased === 0 && tick.labels.read + tick.labels.failed + tick.labels.no_tag === 0) break;
   }
   const seconds = (performance.now() - start) / 1000;
   await fleet.registry.syncLog();
@@ -47,6 +51,66 @@ export async function benchSteadyChecks(fleet: Fleet, repositories: number): Pro
     { name: "checks.steady.requests_per_repository", value: round2(tagLists / Math.max(1, steady.checked)), unit: "requests", target: "≤ 1 (one tag page each)", pass: tagLists <= steady.checked && other === 0 && steady.checked > 0, note: JSON.stringify(steady.requests), load },
     { name: "checks.steady.manifest_gets", value: manifestGets, unit: "requests", target: "0", pass: manifestGets === 0 && steady.checked > 0, load },
   ];
+}
+
+// Reads after the first fall on each repository's own minute of the week, 6 to 13 days on: the third
+// simulated week is the steady state, where each repository's label is read once.
+const SETTLE_DAYS = 14;
+const MEASURED_DAYS = 7;
+
+/**
+ * Pulls per repository per week once labels are known, with the loopback registry rationed like Docker Hub
+ * (10 pulls an hour): every other repository's service names its forge in its policy (source known
+ * otherwise: no label read, 0 pulls); the others' labels are read again over a simulated week. Hourly
+ * checks spend no pulls in steady state (checks.steady.manifest_gets), so the week runs only the label
+ * reader, hour by hour on a clock of its own, for three weeks, and counts the last one. Policies are put back
+ * afterwards.
+ */
+export async function benchLabelPulls(fleet: Fleet): Promise<Figure[]> {
+  const host = fleet.registry.host;
+  const hostPattern = `${host}/%`;
+  const config = { ...fleet.config, dockerHubHosts: [host], githubApiUrl: "http://127.0.0.1:9" };
+  const saved = await fleet.db.$queryRaw<{ id: string; policy: unknown }[]>`
+    SELECT id::text, policy FROM services WHERE id IN (
+      SELECT r.service_id FROM runs r WHERE r."to" IS NULL AND r.is_main AND r.repository LIKE ${hostPattern} AND (substring(r.repository from '[0-9]+$')::int % 2) = 0)`;
+  let clock = Date.now();
+  const base = getUpstreamClients(config);
+  const deps: CheckDeps = { db: fleet.db, config, now: () => new Date(clock), clients: { ...base, registry: createRegistryClient({ insecureHosts: config.insecureRegistries, now: () => clock }) } };
+  const load = loadNow();
+  try {
+    await fleet.db.$executeRaw`UPDATE services SET policy = COALESCE(policy, '{}'::jsonb) || jsonb_build_object('github', 'bench/' || name) WHERE id = ANY(${saved.map((s) => s.id)}::uuid[])`;
+    // One hourly cycle notes which repositories' labels are the release source now.
+    await fleet.db.upstreamRepository.updateMany({ where: { host }, data: { dueAt: new Date(0) } });
+    for (;;) if ((await runCheckTick(deps, { limit: 500, concurrency: 16, labelLimit: 0 })).leased === 0) break;
+    const repos = await fleet.db.upstreamRepository.findMany({ where: { host }, select: { path: true, labelNeeded: true } });
+    const needed = new Set(repos.filter((r) => r.labelNeeded).map((r) => r.path));
+    let settleReads = 0;
+    for (let hour = 0; hour < SETTLE_DAYS * 24; hour++) {
+      clock += 3_600_000;
+      settleReads += (await readDueSourceLabels(deps, { limit: 50 })).read;
+    }
+    await fleet.registry.clearLog();
+    const perHour: number[] = [];
+    for (let hour = 0; hour < MEASURED_DAYS * 24; hour++) {
+      clock += 3_600_000;
+      perHour.push((await readDueSourceLabels(deps, { limit: 50 })).read);
+    }
+    await fleet.registry.syncLog();
+    const pulls = fleet.registry.log.filter((e) => e.method === "GET" && /\/manifests\//.test(e.path));
+    const byNeeded = pulls.filter((e) => needed.has(/^\/v2\/(.+)\/manifests\//.exec(e.path)?.[1] ?? "")).length;
+    const other = pulls.length - byNeeded;
+    const perWeek = byNeeded / Math.max(1, needed.size) / (MEASURED_DAYS / 7);
+    const heads = countRegistryRequests(fleet.registry.log, "HEAD", "manifests");
+    return [
+      { name: "checks.label_pulls.per_repository_week", value: round2(perWeek), unit: "pulls", target: "≤ 1 (1/7 a day) once labels are known", pass: needed.size > 0 && perWeek <= 1, note: `${byNeeded} pulls for ${needed.size} repositories whose label is the release source in the third of three simulated weeks (${settleReads} reads in the first two), rationed at 10 pulls an hour; ${heads} free HEADs; label reads per hour at most ${Math.max(...perHour)}, ${perHour.filter((n) => n > 0).length} of ${perHour.length} hours with one`, load },
+      { name: "checks.label_pulls.source_known_otherwise", value: other, unit: "pulls", target: "0", pass: other === 0 && repos.length > needed.size, note: `${repos.length - needed.size} repositories whose policy names the forge` },
+    ];
+  } finally {
+    for (const s of saved) {
+      if (s.policy === null) await fleet.db.$executeRaw`UPDATE services SET policy = NULL WHERE id = ${s.id}::uuid`;
+      else await fleet.db.$executeRaw`UPDATE services SET policy = ${JSON.stringify(s.policy)}::jsonb WHERE id = ${s.id}::uuid`;
+    }
+  }
 }
 
 export async function benchChecks(fleet: Fleet, opts: { repositories?: number } = {}, log: (l: string) => void = () => {}): Promise<Figure[]> {

@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { startRegistry, type TestRegistry } from "@/tests/support/registry";
 import { benchApi } from "./api";
-import { benchSteadyChecks, runCheckCycle } from "./checks";
+import { benchLabelPulls, benchSteadyChecks, runCheckCycle } from "./checks";
 import { benchDrift } from "./drift";
 import { benchDriftDb } from "./drift-db";
 import { benchEvaluate } from "./evaluate";
@@ -194,6 +194,7 @@ async function main() {
           await waitForServerIdle(fleet.server.pid, log);
 
           if (opts.only.has("checks")) figures.push(...(await run("checks (the hourly cycle, nothing changed)", () => benchSteadyChecks(fleet, repositories), size)));
+          if (opts.only.has("checks")) figures.push(...(await run("checks (source-label pulls over a week, rationed like Docker Hub)", () => benchLabelPulls(fleet), size)));
           if (opts.only.has("evaluate")) figures.push(...(await run("evaluate (full drift evaluation)", () => benchEvaluate(fleet, ws.id, { runs: durations.evaluateRuns, firstRuns: durations.firstEvaluations, shape: shapeText }), size)));
 
           await waitForServerIdle(fleet.server.pid, log);

@@ -45,6 +45,8 @@ const envSchema = z.object({
   DRIFTWATCH_GITHUB_API_URL: httpUrl.default("https://api.github.com"),
   DRIFTWATCH_GITLAB_URL: httpUrl.optional(),
   DRIFTWATCH_GITLAB_TOKEN: z.string().trim().min(1).optional(),
+  DRIFTWATCH_DOCKERHUB_USERNAME: z.string().trim().regex(/^[a-z0-9][a-z0-9_.-]{1,62}$/i, { message: "expected a Docker Hub user name" }).optional(),
+  DRIFTWATCH_DOCKERHUB_TOKEN: z.string().trim().min(8, { message: "expected a personal access token" }).optional(),
   DRIFTWATCH_EOL: bool.default(true),
   DRIFTWATCH_EOL_API_URL: httpUrl.default("https://endoflife.date/api/v1"),
   DRIFTWATCH_SERVER_REGISTRIES: hostList.default([]),
@@ -75,6 +77,13 @@ export type Config = {
   eolApiUrl: string;
   serverRegistries: string[];
   insecureRegistries: string[];
+  /** Sign-ins for public registries where one raises the pull limit, by reference host (`docker.io`). */
+  registryCredentials: Record<string, { username: string; password: string }>;
+  /**
+   * Further hosts rationed like Docker Hub, with its credentials: set only by tests and the benchmark, whose
+   * loopback registries stand in for it. No environment variable sets it.
+   */
+  dockerHubHosts: string[];
   smtpUrl: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Days of closed history and resolved drift kept (0: forever); older deploys are kept folded (lib/services/retention.ts). */
@@ -107,6 +116,14 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     throw new ConfigError(variable, `${issue.message}${shown}`);
   }
   const e = parsed.data;
+  if (Boolean(e.DRIFTWATCH_DOCKERHUB_USERNAME) !== Boolean(e.DRIFTWATCH_DOCKERHUB_TOKEN)) {
+    const missing = e.DRIFTWATCH_DOCKERHUB_USERNAME ? "DRIFTWATCH_DOCKERHUB_TOKEN" : "DRIFTWATCH_DOCKERHUB_USERNAME";
+    throw new ConfigError(missing, "set DRIFTWATCH_DOCKERHUB_USERNAME and DRIFTWATCH_DOCKERHUB_TOKEN together");
+  }
+  const registryCredentials: Config["registryCredentials"] = {};
+  if (e.DRIFTWATCH_DOCKERHUB_USERNAME && e.DRIFTWATCH_DOCKERHUB_TOKEN) {
+    registryCredentials["docker.io"] = { username: e.DRIFTWATCH_DOCKERHUB_USERNAME, password: e.DRIFTWATCH_DOCKERHUB_TOKEN };
+  }
   const port = overrides.port ?? e.PORT;
   return {
     databaseUrl: e.DATABASE_URL,
@@ -123,6 +140,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     eolApiUrl: e.DRIFTWATCH_EOL_API_URL,
     serverRegistries: e.DRIFTWATCH_SERVER_REGISTRIES,
     insecureRegistries: e.DRIFTWATCH_INSECURE_REGISTRIES,
+    registryCredentials,
+    dockerHubHosts: [],
     smtpUrl: e.DRIFTWATCH_SMTP_URL,
     logLevel: e.DRIFTWATCH_LOG_LEVEL,
     retentionDays: e.DRIFTWATCH_RETENTION_DAYS,

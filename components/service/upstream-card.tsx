@@ -1,12 +1,26 @@
 // Upstream: the newest release with its notes, where release notes come
 // from, who checks the repository, and the last check with its error.
-import { formatWhen, When } from "@/components/ui/format";
+import { formatClock, formatWhen, When } from "@/components/ui/format";
 import type { ServiceDetail } from "@/lib/services/service-detail";
+import type { SourceLabelStatus } from "@/lib/services/upstream/source-label-status";
 import { CheckNow } from "./check-now";
 
 const FROM: Record<string, string> = { policy: "set in the policy", catalog: "from the built-in catalog", image_label: "from the image's source label" };
 
-export function UpstreamCard({ detail, now, canCheck }: { detail: ServiceDetail; now: Date; canCheck: boolean }) {
+/** Where the image's source-label read stands, when the label is (or may become) the source. */
+function labelLine(status: SourceLabelStatus | null, now: Date): string | null {
+  if (!status) return null;
+  const next = status.next_read_at ? ` (next read about ${formatClock(status.next_read_at, now)})` : "";
+  switch (status.state) {
+    case "waiting_quota": return `source label: waiting for ${status.host_name ?? "the registry's"} quota${next}`;
+    case "retrying": return `source label: the last read failed${status.error ? ` (${status.error})` : ""}${next.replace("next read", "next try")}`;
+    case "pending": return "source label: not read yet";
+    default: return null;
+  }
+}
+
+export function UpstreamCard({ detail, now, canCheck, labelStatus = null }: { detail: ServiceDetail; now: Date; canCheck: boolean; labelStatus?: SourceLabelStatus | null }) {
+  const label = labelLine(labelStatus, now);
   const { service, upstream } = detail;
   const source = service.release_source;
   const forgeUrl = source.kind === "github" ? `https://github.com/${source.repository}` : source.kind === "gitlab" ? `https://${source.repository}` : null;
@@ -32,6 +46,7 @@ export function UpstreamCard({ detail, now, canCheck }: { detail: ServiceDetail;
           ) : (
             <span className="muted">No source: set a GitHub or GitLab repository, or a changelog link, in the policy.</span>
           )}
+          {label && source.from !== "policy" && source.from !== "catalog" ? <p className="hint">{label}</p> : null}
         </dd>
         <dt>Checked by</dt>
         <dd>

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
 
-export type SettingsKey = "environments" | "agents" | "compose" | "notifications" | "users" | "tokens";
+export type SettingsKey = "environments" | "agents" | "compose" | "notifications" | "users" | "tokens" | "registries";
 
 const ITEMS: { key: SettingsKey; href: string; label: string; hint: string }[] = [
   { key: "environments", href: "/settings/environments", label: "Environments", hint: "Pipeline order, production" },
@@ -11,6 +11,7 @@ const ITEMS: { key: SettingsKey; href: string; label: string; hint: string }[] =
   { key: "notifications", href: "/settings/notifications", label: "Notifications", hint: "Rules, test sends" },
   { key: "users", href: "/settings/users", label: "Users", hint: "People and roles" },
   { key: "tokens", href: "/settings/tokens", label: "API tokens", hint: "Scripts and the CLI" },
+  { key: "registries", href: "/settings/registries", label: "Registries", hint: "Pull budgets the server keeps" },
 ];
 
 export function SettingsFrame({ current, workspace, email, children }: { current: SettingsKey; workspace: string; email: string; children: React.ReactNode }) {

@@ -3,6 +3,13 @@
 import { humanizeDuration } from "@/lib/domain/duration";
 import { formatUtcDate, formatUtcMinute } from "@/lib/render/dates";
 
+/** `14:05 UTC` (rounded up to five minutes: an estimate), with the date when it is not today. */
+export function formatClock(iso: string | Date, now: Date = new Date()): string {
+  const d = new Date(Math.ceil(new Date(iso).getTime() / 300_000) * 300_000);
+  const text = formatWhen(d);
+  return formatUtcDate(d) === formatUtcDate(now) ? text.slice(text.indexOf(" ") + 1) : text;
+}
+
 /** `2026-11-02 08:00 UTC`, or the fallback for null. */
 export function formatWhen(iso: string | Date | null | undefined, fallback = "never"): string {
   if (!iso) return fallback;

@@ -36,6 +36,7 @@ import { recordAgentReport } from "@/lib/services/record-agent-report";
 import { pruneHistory } from "@/lib/services/retention";
 import { getServiceDetail } from "@/lib/services/service-detail";
 import { leaseDueRepositories } from "@/lib/services/upstream/run-check-tick";
+import { leaseDueLabels } from "@/lib/db/queries/lease-due-labels";
 import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
 import type { UpstreamClients } from "@/lib/services/upstream/ports";
 
@@ -225,6 +226,7 @@ describe("query plans on a seeded fleet", () => {
       }),
     );
     await record("scheduler: lease checks", () => leaseDueRepositories(db, now, 200));
+    await record("scheduler: lease labels", () => leaseDueLabels(db, now, 25));
     await record("scheduler: drift tick", () => evaluateAll({ db, config, now: () => now }));
     // A check's release sources: the services that follow the repository, from its open rows only. No forge is
     // asked here (a forge found would fail, which the sync records and goes on from).

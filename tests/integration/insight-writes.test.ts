@@ -11,13 +11,13 @@ const NOT_NOTED_COLUMNS: Record<string, string[]> = {
   // Who reported when (an agent's unchanged report each minute), the Compose refresh's lease and outcome.
   targets: ["agent_key_id", "last_observed_at", "last_report_at", "refresh_due_at", "last_commit", "last_error"],
   // The scheduler's bookkeeping.
-  upstream_repositories: ["id", "due_at", "leased_until", "failures", "last_duration_ms", "label_checked_at", "created_at"],
+  upstream_repositories: ["id", "due_at", "leased_until", "failures", "last_duration_ms", "label_checked_at", "created_at", "label_needed", "label_due_at", "label_failures", "label_error", "label_waiting_quota"],
   // When releases were last fetched, and the last error: written by a fetch that found nothing new.
   forge_repositories: ["fetched_at", "last_error"],
 };
 
 /** Tables no insight reads: their writes leave cached insights valid. */
-const NOT_NOTED = ["_prisma_migrations", "users", "memberships", "api_tokens", "agent_keys", "login_attempts", "notification_rules", "events", "deliveries", "badge_keys", "audit_log", "cache_entries", "insight_writes", "insight_writes_pruned", "drift_evaluations"];
+const NOT_NOTED = ["_prisma_migrations", "users", "memberships", "api_tokens", "agent_keys", "login_attempts", "notification_rules", "events", "deliveries", "badge_keys", "audit_log", "cache_entries", "insight_writes", "insight_writes_pruned", "drift_evaluations", "registry_budgets", "registry_pulls"];
 
 let scratch: ScratchDb;
 beforeAll(async () => {

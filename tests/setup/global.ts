@@ -1,6 +1,7 @@
 // Integration tests run against a real PostgreSQL and a real `driftwatch
 // start`. With DATABASE_URL set, that server is used; otherwise an embedded
 // PostgreSQL is started in a temp directory, exactly as Driftwatch does.
+import { randomUUID } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { appendFile, mkdtemp, rm } from "node:fs/promises";
@@ -38,6 +39,9 @@ export default async function setup(project: TestProject) {
   process.env[RUN_DIR_ENV] = runDir;
   recordSecret("registry credential", `${HTPASSWD_USER.username}:${HTPASSWD_USER.password}`);
   recordSecret("registry credential", Buffer.from(`${HTPASSWD_USER.username}:${HTPASSWD_USER.password}`).toString("base64"));
+  // The server signs in to Docker Hub as the tests' own account: the token must never reach a log or a page.
+  const dockerHubToken = `dckr_pat_${randomUUID().replace(/-/g, "")}`;
+  recordSecret("Docker Hub token", dockerHubToken);
   let embedded: EmbeddedPostgres | null = null;
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -59,6 +63,8 @@ export default async function setup(project: TestProject) {
       DRIFTWATCH_EOL: "false",
       DRIFTWATCH_SERVER_REGISTRIES: registry.host,
       DRIFTWATCH_INSECURE_REGISTRIES: registry.host,
+      DRIFTWATCH_DOCKERHUB_USERNAME: "driftwatch-tests",
+      DRIFTWATCH_DOCKERHUB_TOKEN: dockerHubToken,
       // Everything is logged (to the run's log file; only warnings and errors are echoed),
       // so the secrets check sees every line the server could print.
       DRIFTWATCH_LOG_LEVEL: "debug",

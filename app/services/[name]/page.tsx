@@ -18,6 +18,7 @@ import { requirePageSession } from "@/lib/http/context";
 import { listBadgeAddresses } from "@/lib/services/badges";
 import { hasRole } from "@/lib/services/context";
 import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/service-detail";
+import { getSourceLabelStatus } from "@/lib/services/upstream/source-label-status";
 
 export const dynamic = "force-dynamic";
 
@@ -58,6 +59,7 @@ export default async function ServicePage({ params }: { params: Params }) {
   const addresses = isMember ? await listBadgeAddresses({ ctx, name, environments: (detail.row?.cells ?? []).map((c) => c.environment) }) : null;
   const { service } = detail;
   const overall = detail.badges[0];
+  const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;
 
   return (
     <AppShell current="matrix" workspace={workspaceName} email={ctx.actor.email}>
@@ -84,7 +86,7 @@ export default async function ServicePage({ params }: { params: Params }) {
           <h2 id="runs-h">Where it runs</h2>
           <RunsTable detail={detail} now={now} />
         </section>
-        <UpstreamCard detail={detail} now={now} canCheck={isMember} />
+        <UpstreamCard detail={detail} now={now} canCheck={isMember} labelStatus={labelStatus} />
 
         <section className="card span-3" aria-labelledby="timeline-h">
           <h2 id="timeline-h">Versions over the last {HISTORY_DAYS} days</h2>

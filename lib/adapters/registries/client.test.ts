@@ -141,3 +141,35 @@ describe("hosts and schemes", () => {
     expect(replay.requests).toHaveLength(0);
   });
 });
+
+describe("pull accounting", () => {
+  const hub = { host: "docker.io", path: "library/nginx" };
+  const limitHeaders = (remaining: number) => ({ "ratelimit-limit": "100;w=21600", "ratelimit-remaining": `${remaining};w=21600`, "docker-ratelimit-source": "203.0.113.7" });
+
+  it("reads Docker Hub's own count from a HEAD, and counts a labels read's pulls (manifest GETs, not the blob)", async () => {
+    replay.setRoutes([
+      { method: "HEAD", path: "/v2/library/nginx/manifests/1.27", reply: { headers: { "docker-content-digest": sha(MANIFEST), ...limitHeaders(97) } } },
+      { path: "/v2/library/nginx/manifests/1.27", reply: { headers: { "content-type": "application/vnd.oci.image.manifest.v1+json", ...limitHeaders(96) }, body: MANIFEST } },
+      { path: `/v2/library/nginx/blobs/${sha(CONFIG)}`, reply: { headers: { "content-type": "application/octet-stream" }, body: CONFIG } },
+    ]);
+    const c = client({ now: () => 1_000 });
+    expect(c.rateLimitOf("docker.io")).toBeNull();
+    await c.headDigest(hub, "1.27");
+    expect(c.rateLimitOf("docker.io")).toEqual({ limit: 100, remaining: 97, windowSeconds: 21600, at: 1_000 });
+    let pulls = 0;
+    await c.getImageLabels(hub, "1.27", { onPull: () => pulls++ });
+    expect(pulls).toBe(1);
+    // The blob answer carries no count: the manifest GET's stays.
+    expect(c.rateLimitOf("index.docker.io")).toEqual({ limit: 100, remaining: 96, windowSeconds: 21600, at: 1_000 });
+    expect(c.rateLimitOf("ghcr.io")).toBeNull();
+  });
+
+  it("takes a refused pull (429) as no pulls left", async () => {
+    replay.setRoutes([{ path: "/v2/library/nginx/manifests/1.27", reply: { status: 429, headers: { "content-type": "application/json", ...limitHeaders(0) }, body: { errors: [{ code: "TOOMANYREQUESTS" }] } } }]);
+    const c = client({ now: () => 2_000 });
+    let pulls = 0;
+    await expect(c.getManifest(hub, "1.27", { onPull: () => pulls++ })).rejects.toMatchObject({ code: "rate_limited" });
+    expect(pulls).toBe(0);
+    expect(c.rateLimitOf("docker.io")).toMatchObject({ remaining: 0, at: 2_000 });
+  });
+});

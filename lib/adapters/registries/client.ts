@@ -6,7 +6,7 @@ import { isDigest, isRegistryHost, isRepositoryPath, isTag, normaliseRegistryHos
 import { createAuthenticator, type AuthTarget, type Authorization, type Credentials } from "@/lib/adapters/registries/auth";
 import { statusError } from "@/lib/adapters/registries/errors";
 import { getImageLabels, getManifest, headDigest, type Manifest } from "@/lib/adapters/registries/manifests";
-import { createRateLimiter } from "@/lib/adapters/registries/rate-limit";
+import { createRateLimiter, parseRateLimitHeader } from "@/lib/adapters/registries/rate-limit";
 import { listAllTags } from "@/lib/adapters/registries/tags";
 import { createTransport, type RepoFetch, type RequestInfo } from "@/lib/adapters/registries/transport";
 
@@ -33,15 +33,23 @@ export type RegistryClientOptions = {
 
 export type RegistryRepo = { host: string; path: string };
 
+/** A host's own word on its pull quota (`ratelimit-limit` / `ratelimit-remaining`, sent on manifest HEADs and GETs too). */
+export type RateLimitObservation = { limit: number | null; remaining: number; windowSeconds: number | null; at: number };
+
+/** Per call: told of each pull (manifest GET) the call made, so a budget can count what was spent. */
+export type PullOptions = { onPull?: () => void };
+
 export interface RegistryClient {
   /** Every tag, de-duplicated, following `Link` pages. */
   listTags(repo: RegistryRepo): Promise<string[]>;
   /** `Docker-Content-Digest` from a HEAD; null on 404. */
   headDigest(repo: RegistryRepo, reference: string): Promise<string | null>;
   /** A manifest GET (a pull on Docker Hub: use sparingly); null on 404. */
-  getManifest(repo: RegistryRepo, reference: string): Promise<Manifest | null>;
-  /** Index → first linux/amd64 manifest → config blob labels. */
-  getImageLabels(repo: RegistryRepo, reference: string): Promise<Record<string, string>>;
+  getManifest(repo: RegistryRepo, reference: string, opts?: PullOptions): Promise<Manifest | null>;
+  /** Index → first linux/amd64 manifest → config blob labels (one or two pulls). */
+  getImageLabels(repo: RegistryRepo, reference: string, opts?: PullOptions): Promise<Record<string, string>>;
+  /** The latest rate-limit headers a reference host (`docker.io`) sent, or null when it never sent any. */
+  rateLimitOf(host: string): RateLimitObservation | null;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -77,16 +85,38 @@ export function createRegistryClient(opts: RegistryClientOptions = {}): Registry
   });
   const auth = createAuthenticator({ transport, credentials: opts.credentials, now });
 
+  const rateLimits = new Map<string, RateLimitObservation>();
+
+  function observeRateLimit(host: string, headers: Headers): void {
+    const remaining = parseRateLimitHeader(headers.get("ratelimit-remaining"));
+    if (!remaining) return;
+    const limit = parseRateLimitHeader(headers.get("ratelimit-limit"));
+    rateLimits.set(host, { limit: limit?.remaining ?? null, remaining: remaining.remaining, windowSeconds: remaining.windowSeconds ?? limit?.windowSeconds ?? null, at: now() });
+  }
+
   /** Requests to one repository, answering auth challenges: at most one refusal of a fresh credential. */
-  function repoFetch(repo: RegistryRepo): RepoFetch {
+  function repoFetch(repo: RegistryRepo, pullOpts: PullOptions = {}): RepoFetch {
     const target = targetOf(repo);
     const origin = transport.originOf(target.apiHost);
     return async (method, path, init = {}) => {
       let authorization: Authorization | null = await auth.prepare(target);
       for (let round = 0; ; round++) {
         const headers = { ...init.headers, ...(authorization ? { authorization: authorization.header } : {}) };
-        const ex = await transport.send(new URL(path, origin), { ...init, method, headers });
-        if (ex.status !== 401) return ex;
+        let ex;
+        try {
+          ex = await transport.send(new URL(path, origin), { ...init, method, headers });
+        } catch (err) {
+          // A refused pull: the quota is spent, whatever the host said before.
+          if (init.isPull && err instanceof AppError && err.code === "rate_limited") {
+            rateLimits.set(target.host, { ...(rateLimits.get(target.host) ?? { limit: null, windowSeconds: null }), remaining: 0, at: now() });
+          }
+          throw err;
+        }
+        observeRateLimit(target.host, ex.headers);
+        if (ex.status !== 401) {
+          if (init.isPull) pullOpts.onPull?.();
+          return ex;
+        }
         if (authorization?.isFresh || round >= 2) {
           throw new AppError("forbidden", `${target.host}/${target.path}: access denied${authorization ? " with the credentials or token given" : ""}.`, {
             cause: statusError(ex.status, ex.body, `${method} ${path}`),
@@ -100,7 +130,8 @@ export function createRegistryClient(opts: RegistryClientOptions = {}): Registry
   return {
     listTags: async (repo) => listAllTags(repoFetch(repo), repo.path),
     headDigest: async (repo, reference) => headDigest(repoFetch(repo), repo.path, checkReference(reference)),
-    getManifest: async (repo, reference) => getManifest(repoFetch(repo), repo.path, checkReference(reference)),
-    getImageLabels: async (repo, reference) => getImageLabels(repoFetch(repo), repo.path, checkReference(reference)),
+    getManifest: async (repo, reference, opts) => getManifest(repoFetch(repo, opts), repo.path, checkReference(reference)),
+    getImageLabels: async (repo, reference, opts) => getImageLabels(repoFetch(repo, opts), repo.path, checkReference(reference)),
+    rateLimitOf: (host) => rateLimits.get(normaliseRegistryHost(host)) ?? null,
   };
 }

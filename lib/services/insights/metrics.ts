@@ -4,6 +4,7 @@
 import { Gauge, Registry } from "prom-client";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { requireRole, workspaceOf, type Ctx } from "../context";
+import { listServerRegistries } from "../upstream/list-server-registries";
 import { cachedInsight } from "./cache";
 import { getDelivery } from "./delivery";
 
@@ -21,12 +22,13 @@ export async function renderMetrics({ ctx }: { ctx: Ctx }): Promise<{ text: stri
 
 async function buildMetrics(ctx: Ctx, workspaceId: string): Promise<{ text: string; contentType: string }> {
   const now = ctx.now();
-  const [delivery, drifts, hosts, targets, pending] = await Promise.all([
+  const [delivery, drifts, hosts, targets, pending, registries] = await Promise.all([
     getDelivery({ ctx, window: METRICS_DELIVERY_WINDOW }),
     ctx.db.drift.groupBy({ by: ["kind"], where: { workspaceId, active: true }, _count: { _all: true } }),
     loadHostStats(ctx, workspaceId),
     ctx.db.target.findMany({ where: { workspaceId, kind: { not: "compose_git" }, lastReportAt: { not: null } }, select: { name: true, lastReportAt: true } }),
     ctx.db.delivery.count({ where: { state: "pending", event: { workspaceId } } }),
+    listServerRegistries({ ctx }),
   ]);
 
   const registry = new Registry();
@@ -64,6 +66,18 @@ async function buildMetrics(ctx: Ctx, workspaceId: string): Promise<{ text: stri
   for (const t of targets) if (t.lastReportAt) age.set({ target: t.name }, Math.max(0, (now.getTime() - t.lastReportAt.getTime()) / 1000));
 
   gauge("driftwatch_outbox_pending", "Notification deliveries waiting to be sent").set(pending);
+
+  const pulls = gauge("driftwatch_registry_pulls_total", "Pulls (manifest GETs) the server spent on a rationed registry host, by every process", ["host"]);
+  const pullsWindow = gauge("driftwatch_registry_pulls_window", "Pulls the server spent on the host inside its current rate-limit window", ["host"]);
+  const remaining = gauge("driftwatch_registry_pull_budget_remaining", "Pulls left on the host in the current window (its own count where it sent one)", ["host"]);
+  const limit = gauge("driftwatch_registry_pull_limit", "Pulls the host allows per window", ["host"]);
+  for (const r of registries.items) {
+    if (!r.rationed) continue;
+    pulls.set({ host: r.host }, r.pulls_total);
+    pullsWindow.set({ host: r.host }, r.pulls_in_window);
+    if (r.remaining !== null) remaining.set({ host: r.host }, r.remaining);
+    if (r.limit !== null) limit.set({ host: r.host }, r.limit);
+  }
 
   return { text: await registry.metrics(), contentType: registry.contentType };
 }

@@ -2,14 +2,22 @@
 // unchanged that is the whole cost (one request per tag page). When it
 // changed, store it. Then resolve running digests of moving tags that have not
 // been looked up (HEADs newest first; two manifest GETs at most for a platform
-// digest), and read the image source label once a week.
+// digest, from the host's pull budget), and note whether the image's source
+// label is the release source of any service (read-source-labels.ts reads it).
 import { createHash } from "node:crypto";
 import { isPrivateRepositoryError } from "@/lib/adapters/registries/client";
+import type { RegistryClient } from "@/lib/adapters/registries/client";
 import { resolveDigest } from "@/lib/adapters/registries/resolve";
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
 import { AppError } from "@/lib/domain/errors";
+import type { Policy } from "@/lib/domain/policy";
+import { isSourceLabelNeeded } from "@/lib/domain/registry-budget/label-schedule";
 import { resolutionCandidates } from "@/lib/domain/running-version";
-import { compareTags, parseTag } from "@/lib/domain/versions";
 import type { CheckDeps } from "./ports";
+import { catalogFor } from "../catalog-lookup";
+import { noteRateLimit, notePullsRefused, spendPulls } from "./pull-budget";
 import { syncReleasesFor } from "./sync-releases";
 
 export type { CheckDeps } from "./ports";
@@ -22,8 +30,6 @@ export type CheckOutcome =
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const WEEK = 7 * DAY;
-const SOURCE_LABEL = "org.opencontainers.image.source";
 
 export function tagsFingerprint(tags: readonly string[]): string {
   return createHash("sha256").update([...tags].sort().join("\n")).digest("hex");
@@ -83,16 +89,22 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   }
 
   const resolved = await resolveRunningDigests(deps, repo, tags);
-  if (!repo.labelCheckedAt || now.getTime() - repo.labelCheckedAt.getTime() > WEEK) await refreshSourceLabel(deps, repo, tags);
 
-  const label = (await db.upstreamRepository.findUnique({ where: { id: repo.id }, select: { sourceLabel: true } }))?.sourceLabel ?? null;
-  await syncReleasesFor(deps, repo.key, label, { force: changed });
+  const policies = (await policiesOfRepository(db, repo.key)) as (Policy | null)[];
+  const catalog = catalogFor(repo.key);
+  const labelNeeded = isSourceLabelNeeded({
+    repositoryKey: repo.key,
+    catalogNamesForge: Boolean(catalog?.github || catalog?.gitlab),
+    policiesNameForge: policies.map((p) => Boolean(p?.github || p?.gitlab)),
+  });
+  await syncReleasesFor(deps, repo.key, repo.sourceLabel, { force: changed, policies });
 
   // The fingerprint only when the tags changed: a write of it counts as new data for drift (evaluation-marker.ts).
   await db.upstreamRepository.update({
     where: { id: repo.id },
     data: {
       checkedAt: now, dueAt: new Date(now.getTime() + HOUR), ...(changed ? { tagsFingerprint: fingerprint } : {}), failures: 0, lastError: null, leasedUntil: null,
+      ...(labelNeeded !== repo.labelNeeded ? { labelNeeded } : {}),
       lastDurationMs: Date.now() - started,
     },
   });
@@ -100,6 +112,13 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
 }
 
 type RepoRow = { id: string; key: string; host: string; path: string };
+
+/** Our own budget has no pull to spare (the host did not refuse one). */
+class BudgetSpentError extends AppError {
+  constructor(host: string, nextAt: Date) {
+    super("rate_limited", `${host}: no pulls to spare before ${nextAt.toISOString()}.`, { retryAfterSeconds: 60 });
+  }
+}
 
 /** Digests of moving tags that run somewhere and have not been looked up, or whose "no match" is a day old. */
 async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: string[]): Promise<number> {
@@ -114,6 +133,15 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
   const tagRows = await db.upstreamTag.findMany({ where: { repositoryId: repo.id, digest: { not: null } }, select: { name: true, digest: true } });
   const known = new Map<string, string | null>(tagRows.map((t) => [t.name, t.digest]));
   let resolvedCount = 0;
+  // A platform digest costs a manifest GET per candidate looked into: each a pull from the host's budget.
+  const registry: RegistryClient = {
+    ...clients.registry,
+    getManifest: async (target, reference, opts) => {
+      const spend = await spendPulls(deps, repo.host, "resolve", 1);
+      if (!spend.granted) throw new BudgetSpentError(repo.host, spend.nextAt);
+      return clients.registry.getManifest(target, reference, opts);
+    },
+  };
 
   for (const run of running) {
     const candidates = resolutionCandidates(run.tag, tags);
@@ -125,9 +153,12 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     if (hit && (hit.tag !== null || (hit.retryAt && hit.retryAt > now))) continue;
     let result;
     try {
-      result = await resolveDigest(clients.registry, { repo: { host: repo.host, path: repo.path }, runningDigest: digest, isPlatformDigest, candidates, knownDigests: known });
-    } catch {
+      result = await resolveDigest(registry, { repo: { host: repo.host, path: repo.path }, runningDigest: digest, isPlatformDigest, candidates, knownDigests: known });
+    } catch (err) {
+      if (err instanceof AppError && err.code === "rate_limited" && !(err instanceof BudgetSpentError)) await notePullsRefused(deps, repo.host, err.retryAfterSeconds);
       continue; // the next check tries again
+    } finally {
+      await noteRateLimit(deps, repo.host);
     }
     for (const [tag, d] of result.learned) {
       known.set(tag, d);
@@ -142,26 +173,4 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     if (result.tag) resolvedCount++;
   }
   return resolvedCount;
-}
-
-/** org.opencontainers.image.source, weekly. Official images are skipped: their label names the packaging repository. */
-async function refreshSourceLabel(deps: CheckDeps, repo: RepoRow, tags: string[]): Promise<void> {
-  const now = deps.now();
-  let label: string | null = null;
-  if (!(repo.host === "docker.io" && repo.path.startsWith("library/"))) {
-    const newest = tags
-      .filter((t) => {
-        const p = parseTag(t);
-        return p.kind === "version" && !p.isPrerelease && p.flavour === "";
-      })
-      .sort((a, b) => compareTags(b, a) ?? 0)[0] ?? (tags.includes("latest") ? "latest" : null);
-    if (newest) {
-      try {
-        label = (await deps.clients.registry.getImageLabels({ host: repo.host, path: repo.path }, newest))[SOURCE_LABEL] ?? null;
-      } catch {
-        label = null;
-      }
-    }
-  }
-  await deps.db.upstreamRepository.update({ where: { id: repo.id }, data: { sourceLabel: label, labelCheckedAt: now } });
 }

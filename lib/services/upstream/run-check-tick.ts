@@ -3,6 +3,7 @@
 // check them with bounded concurrency, and report what happened.
 import type { Db } from "@/lib/db/client";
 import { checkRepository, type CheckDeps, type CheckOutcome } from "./check-repository";
+import { readDueSourceLabels, type LabelTickResult } from "./read-source-labels";
 import { syncEol } from "./sync-eol";
 
 const LEASE_MS = 5 * 60_000;
@@ -15,7 +16,7 @@ const RETRY_AFTER_ERROR_MS = 60_000;
  */
 const MAX_DUE_AHEAD_MS = 25 * 3_600_000;
 
-export type TickResult = { leased: number; outcomes: CheckOutcome[]; eolRequests: number };
+export type TickResult = { leased: number; outcomes: CheckOutcome[]; eolRequests: number; labels: LabelTickResult & { error?: string } };
 
 /** Take up to `limit` due, server-checked repositories for this worker. */
 export async function leaseDueRepositories(db: Db, now: Date, limit: number): Promise<string[]> {
@@ -37,7 +38,7 @@ export async function leaseDueRepositories(db: Db, now: Date, limit: number): Pr
   return rows.map((r) => r.id);
 }
 
-export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; concurrency?: number } = {}): Promise<TickResult> {
+export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; concurrency?: number; labelLimit?: number } = {}): Promise<TickResult> {
   const ids = await leaseDueRepositories(deps.db, deps.now(), opts.limit ?? 200);
   const outcomes: CheckOutcome[] = [];
   const queue = [...ids];
@@ -56,6 +57,8 @@ export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; conc
     }
   });
   await Promise.all(workers);
+  // After the checks: their digest resolutions come before labels in the pull budget.
+  const labels = await readDueSourceLabels(deps, { limit: opts.labelLimit }).catch((err: unknown) => ({ read: 0, waiting: 0, failed: 0, no_tag: 0, error: (err as Error).message }));
   const eol = await syncEol(deps).catch(() => ({ requests: 0 }));
-  return { leased: ids.length, outcomes, eolRequests: eol.requests };
+  return { leased: ids.length, outcomes, eolRequests: eol.requests, labels };
 }

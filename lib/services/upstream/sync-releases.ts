@@ -5,6 +5,7 @@
 // configured GitLab; anything else was refused when the policy was saved and
 // is refused again by the forge clients before any request.
 import type { Prisma } from "@/lib/db/client";
+import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
 import { forgeFromSourceLabel } from "@/lib/domain/forge-hosts";
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "../catalog-lookup";
@@ -25,29 +26,21 @@ export function releaseSourceOf(repositoryKey: string, policy: Policy | null, so
   return null;
 }
 
-/**
- * Forge repositories of every service (any workspace) that tracks this upstream repository: its own
- * repository setting, else what its main containers run now. Only the services' policies matter, so one
- * statement over the repository's open history rows, whatever the fleet's size or history's length.
- */
-async function forgeRefsFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null): Promise<ForgeRef[]> {
-  const rows = await deps.db.$queryRaw<{ policy: Prisma.JsonValue }[]>`
-    SELECT s.policy FROM services s WHERE s.repository = ${repositoryKey}
-    UNION
-    SELECT s.policy FROM services s
-    WHERE s.id IN (SELECT r.service_id FROM runs r WHERE r.repository = ${repositoryKey} AND r."to" IS NULL AND r.is_main) AND s.repository IS NULL`;
+/** Forge repositories of every service (any workspace) that tracks this upstream repository. */
+async function forgeRefsFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null, policies?: readonly (Policy | null)[]): Promise<ForgeRef[]> {
   const refs = new Map<string, ForgeRef>();
-  for (const { policy } of rows) {
-    const ref = releaseSourceOf(repositoryKey, (policy ?? null) as Policy | null, sourceLabel, deps.config.gitlabUrl);
+  for (const policy of policies ?? ((await policiesOfRepository(deps.db, repositoryKey)) as (Policy | null)[])) {
+    const ref = releaseSourceOf(repositoryKey, policy, sourceLabel, deps.config.gitlabUrl);
     if (ref) refs.set(`${ref.kind}:${ref.repository}`, ref);
   }
   return [...refs.values()];
 }
 
-export async function syncReleasesFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null, opts: { force?: boolean } = {}): Promise<number> {
+/** `policies`: those of the services tracking the repository, when the caller has read them already. */
+export async function syncReleasesFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null, opts: { force?: boolean; policies?: readonly (Policy | null)[] } = {}): Promise<number> {
   const now = deps.now();
   let fetched = 0;
-  for (const ref of await forgeRefsFor(deps, repositoryKey, sourceLabel)) {
+  for (const ref of await forgeRefsFor(deps, repositoryKey, sourceLabel, opts.policies)) {
     const row = await deps.db.forgeRepository.upsert({
       where: { kind_name: { kind: ref.kind, name: ref.repository } },
       create: { kind: ref.kind, name: ref.repository },

@@ -1,0 +1,11 @@
+// Give back reserved pulls that were not spent (a single-platform image needs
+// one manifest, not two).
+import type { Db } from "@/lib/db/client";
+
+export async function releasePulls(db: Db, host: string, ids: readonly bigint[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$transaction(async (tx) => {
+    const deleted = await tx.$executeRaw`DELETE FROM registry_pulls WHERE host = ${host} AND id = ANY(${[...ids]}::bigint[])`;
+    if (deleted > 0) await tx.$executeRaw`UPDATE registry_budgets SET pulls_total = pulls_total - ${deleted}::int WHERE host = ${host}`;
+  });
+}
