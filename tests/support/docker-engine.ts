@@ -40,11 +40,13 @@ export type DockerCli = {
   (...args: string[]): Promise<string>;
   /** Feeds `input` on stdin (`docker import -`). */
   withInput: (input: Buffer, ...args: string[]) => Promise<string>;
+  /** The same CLI with more environment (`DOCKER_BUILDKIT=1`). */
+  withEnv: (more: Record<string, string>) => DockerCli;
 };
 
 /** `docker …` against the engine; resolves with trimmed stdout, rejects with stderr. */
-export function dockerCli(engine: Pick<DockerEngine, "dir" | "host">): DockerCli {
-  const env = dockerEnv(engine);
+export function dockerCli(engine: Pick<DockerEngine, "dir" | "host">, more: Record<string, string> = {}): DockerCli {
+  const env = { ...dockerEnv(engine), ...more };
   const cli = async (...args: string[]) => {
     try {
       const { stdout } = await run(DOCKER_CLI, args, { env, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
@@ -61,7 +63,7 @@ export function dockerCli(engine: Pick<DockerEngine, "dir" | "host">): DockerCli
       );
       child.stdin!.end(input);
     });
-  return Object.assign(cli, { withInput });
+  return Object.assign(cli, { withInput, withEnv: (extra: Record<string, string>) => dockerCli(engine, { ...more, ...extra }) });
 }
 
 /** A tar of a busybox rootfs whose /www/index.html and APP_VERSION name `version`. */
