@@ -1,7 +1,8 @@
 // The engine tests' own set-up, after tests/setup/global.ts: a real Docker Engine in Swarm mode
 // under a temp folder (DRIFTWATCH_DOCKER_DIR to choose it), stopped and removed afterwards. When it
 // cannot start, the run fails with the reason: these tests are never skipped.
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -24,6 +25,7 @@ export default function setup(project: TestProject) {
   project.provide("dockerDir", engine.dir);
   return () => {
     stopDockerEngine(dir);
-    if (!chosen) rmSync(dir, { recursive: true, force: true });
+    // Gigabytes of image layers: removed in the background, so the run does not wait on the disk.
+    if (!chosen) spawn("rm", ["-rf", dir], { detached: true, stdio: "ignore" }).unref();
   };
 }
