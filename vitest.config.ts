@@ -3,9 +3,10 @@ import path from "node:path";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
 
-// Two projects: `unit` (pure code and adapters against loopback fixtures, no
-// database) and `integration` (real PostgreSQL and a real running server,
-// started once by tests/setup/global.ts).
+// Three projects: `unit` (pure code and adapters against loopback fixtures, no
+// database), `integration` (real PostgreSQL and a real running server,
+// started once by tests/setup/global.ts) and `engine` (the same, plus a real
+// Docker Engine in Swarm mode: needs root, or docker.io installed).
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -29,6 +30,19 @@ export default defineConfig({
           globalSetup: ["tests/setup/global.ts"],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "engine",
+          include: ["tests/engine/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/setup/global.ts", "tests/setup/docker-engine.ts"],
+          // One engine, shared: files one after another (image builds are heavy on 2 cores).
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
         },
       },
     ],

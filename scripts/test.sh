@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # npm test: everything, on a fresh machine. Installs the system packages the
 # tests need (as root, from Debian), then runs type checking, lint, unit and
-# integration tests (embedded PostgreSQL), the contract tests again against an
-# "external" PostgreSQL given by DATABASE_URL, and the browser tests.
+# integration tests (embedded PostgreSQL), the engine tests (a real Docker
+# Engine), the contract tests again against an "external" PostgreSQL given by
+# DATABASE_URL, and the browser tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1
@@ -47,6 +48,12 @@ npx vitest run --project unit --passWithNoTests --reporter=default --reporter=js
 step "integration tests (${DATABASE_URL:+external database}${DATABASE_URL:-embedded database})"
 mkdir -p "$results_dir/run"
 DRIFTWATCH_TEST_RUN_DIR="$results_dir/run" npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results_dir/integration.json" || status=1
+
+step "engine tests (a real Docker Engine and Swarm; the image and deploy/compose.yaml)"
+# scripts/docker-engine.sh installs docker.io and what the image test needs (as root) and starts
+# its own engine; when it cannot, this step fails with the reason.
+DRIFTWATCH_TEST_RUN_DIR="$results_dir/run" npx vitest run --project engine --reporter=default --reporter=json --outputFile.json="$results_dir/engine.json" \
+  || { status=1; [ -s "$results_dir/engine.json" ] || step_failed "engine tests: no results (did the engine start? see above)"; }
 
 step "secrets in the logs of the integration run"
 node scripts/check-secrets-in-logs.mjs "$results_dir/run" || step_failed "secrets in the logs"

@@ -23,7 +23,13 @@ export function fixturesById(folder: string): Map<string, unknown> {
 
 export const runtimeFixture = <T = unknown>(relative: string): T => readJson<T>(path.join(ROOT, relative));
 
-/** An Engine API answering `/info`, `/containers/json`, inspects of containers and images. */
+/** The Engine API version the recorded bodies were taken from (Engine 20.10). */
+export const RECORDED_API_VERSION = "1.41";
+
+/** A path under the recorded API version, as a negotiating client asks for it. */
+const versioned = (rest: string) => new RegExp(`^/v${RECORDED_API_VERSION.replace(".", "\\.")}${rest}`);
+
+/** An Engine API answering `/_ping`, `/info`, `/containers/json`, inspects of containers and images, under `/v1.41`. */
 export function dockerRoutes(opts: { list: string; containerDirs: string[]; info?: string }): Route[] {
   const containers = new Map<string, unknown>();
   for (const dir of opts.containerDirs) for (const [id, body] of fixturesById(dir)) containers.set(id, body);
@@ -32,10 +38,12 @@ export function dockerRoutes(opts: { list: string; containerDirs: string[]; info
     const hit = table.get(id) ?? [...table.entries()].find(([k]) => k.replace(/^sha256:/, "").startsWith(id.replace(/^sha256:/, "")))?.[1];
     return hit ? { body: hit } : { status: 404, body: { message: `No such object: ${id}` } };
   };
+  const idAt = (url: URL) => decodeURIComponent(url.pathname.split("/")[3] ?? "");
   return [
-    { path: "/info", reply: { body: runtimeFixture(opts.info ?? "docker/info.json") } },
-    { path: "/containers/json", reply: { body: runtimeFixture(opts.list) } },
-    { path: /^\/containers\/[^/]+\/json/, reply: (_req, url) => lookup(containers, decodeURIComponent(url.pathname.split("/")[2] ?? "")) },
-    { path: /^\/images\/[^/]+\/json/, reply: (_req, url) => lookup(images, decodeURIComponent(url.pathname.split("/")[2] ?? "")) },
+    { path: "/_ping", reply: { headers: { "api-version": RECORDED_API_VERSION, "content-type": "text/plain" }, body: "OK" } },
+    { path: versioned("/info$"), reply: { body: runtimeFixture(opts.info ?? "docker/info.json") } },
+    { path: versioned("/containers/json"), reply: { body: runtimeFixture(opts.list) } },
+    { path: versioned("/containers/[^/]+/json"), reply: (_req, url) => lookup(containers, idAt(url)) },
+    { path: versioned("/images/[^/]+/json"), reply: (_req, url) => lookup(images, idAt(url)) },
   ];
 }

@@ -7,6 +7,7 @@ import { agentReportSchema } from "@/lib/domain/agent-report";
 import { collectDocker } from "./collect-docker";
 import { dockerRoutes, runtimeFixture } from "@/tests/support/docker-fixture-routes";
 import { containerInspectSchema, imageInspectSchema } from "./schema";
+import { createDockerClient, dockerEndpoint, MAX_DOCKER_API_VERSION } from "./engine-client";
 import { toDockerWorkload } from "./transform";
 
 const hex = (s: string) => s.padEnd(64, "0");
@@ -109,8 +110,11 @@ describe("collectDocker over a unix socket", () => {
       ["web", "shop-web-2", "nginx:1.27-alpine", true],
     ]);
     // Each distinct image is inspected once, and the list is read once.
-    expect(server!.count("/images/")).toBe(6);
-    expect(server!.count("/containers/json")).toBe(1);
+    expect(server!.count("/v1.41/images/")).toBe(6);
+    expect(server!.count("/v1.41/containers/json")).toBe(1);
+    // The version is asked once, and every call after it names it.
+    expect(server!.count("/_ping")).toBe(1);
+    expect(server!.requests.filter((r) => r.path !== "/_ping").every((r) => r.path.startsWith("/v1.41/"))).toBe(true);
     const report = agentReportSchema.parse({ environment: "staging", target: obs.target, observed_at: "2026-11-20T10:00:00Z", workloads: obs.workloads });
     expect(report.workloads).toHaveLength(8);
   });
@@ -134,5 +138,30 @@ describe("collectDocker over a unix socket", () => {
 
   it("fails with one clear message when the daemon is not there", async () => {
     await expect(collectDocker({ socketPath: path.join(os.tmpdir(), "dw-nothing-here.sock") })).rejects.toThrow(/Cannot reach Docker Engine at unix:\/\//);
+  });
+});
+
+describe("Engine API version negotiation", () => {
+  let server: ReplayServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const negotiate = async (routes: Parameters<typeof startReplayServer>[0]) => {
+    server = await startReplayServer(routes);
+    const client = createDockerClient(dockerEndpoint({ url: server.url }));
+    return client.apiVersion();
+  };
+  it.each([
+    ["an engine older than the client: its own version", "1.41", "1.41"],
+    ["an engine newer than the client: the client's newest", "1.99", MAX_DOCKER_API_VERSION],
+  ])("%s", async (_, engine, expected) => {
+    expect(await negotiate([{ path: "/_ping", reply: { headers: { "api-version": engine }, body: "OK" } }])).toBe(expected);
+  });
+  it("falls back to /version when the ping names no version", async () => {
+    expect(await negotiate([{ path: "/_ping", reply: { body: "OK" } }, { path: "/version", reply: { body: { ApiVersion: "1.43" } } }])).toBe("1.43");
+  });
+  it("keeps paths unversioned when the engine names no version", async () => {
+    expect(await negotiate([])).toBeNull();
   });
 });

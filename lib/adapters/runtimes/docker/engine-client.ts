@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
-import { requestJson, type HttpEndpoint } from "../http-json";
+import { httpRequest, requestJson, type HttpEndpoint } from "../http-json";
 import {
   containerInspectSchema,
   containerListSchema,
@@ -48,8 +48,44 @@ export function dockerEndpoint(opts: DockerEndpointOptions, label = "Docker Engi
   };
 }
 
+/**
+ * The newest Engine API version whose answers the schemas here were checked against. A newer engine
+ * is spoken to in this version (engines keep serving older ones); an older engine in its own.
+ */
+export const MAX_DOCKER_API_VERSION = "1.51";
+
+function compareApiVersions(a: string, b: string): number {
+  const [am = 0, an = 0] = a.split(".").map(Number);
+  const [bm = 0, bn = 0] = b.split(".").map(Number);
+  return am - bm || an - bn;
+}
+
+const API_VERSION = /^\d+\.\d+$/;
+
+/**
+ * The API version to use with an engine: its own (`/_ping` answers it in `API-Version`, `/version` in
+ * `ApiVersion`) capped at MAX_DOCKER_API_VERSION; null when the engine names none (paths stay unversioned).
+ */
+export async function negotiateApiVersion(endpoint: HttpEndpoint): Promise<string | null> {
+  const ping = await httpRequest(endpoint, "/_ping");
+  let version = ping.status === 200 ? String(ping.headers["api-version"] ?? "") : "";
+  if (!API_VERSION.test(version)) {
+    const res = await httpRequest(endpoint, "/version");
+    try {
+      const body = res.status === 200 ? (JSON.parse(res.body) as { ApiVersion?: unknown }) : {};
+      version = typeof body.ApiVersion === "string" ? body.ApiVersion : "";
+    } catch {
+      version = "";
+    }
+  }
+  if (!API_VERSION.test(version)) return null;
+  return compareApiVersions(version, MAX_DOCKER_API_VERSION) > 0 ? MAX_DOCKER_API_VERSION : version;
+}
+
 export type DockerClient = {
   endpoint: HttpEndpoint;
+  /** The negotiated API version (null: unversioned paths). */
+  apiVersion: () => Promise<string | null>;
   info: () => Promise<EngineInfo>;
   listContainers: (filters?: Record<string, string[]>) => Promise<ContainerSummary[]>;
   /** null when the container went away between the list and the inspect. */
@@ -68,9 +104,22 @@ async function orNull<T>(p: Promise<T>): Promise<T | null> {
 }
 
 export function createDockerClient(endpoint: HttpEndpoint): DockerClient {
-  const get = <S extends z.ZodType>(path: string, schema: S) => requestJson(endpoint, path, schema);
+  let negotiated: Promise<string | null> | null = null;
+  const apiVersion = () => {
+    negotiated ??= negotiateApiVersion(endpoint).catch((err: unknown) => {
+      negotiated = null;
+      throw err;
+    });
+    return negotiated;
+  };
+  // Versioned paths keep the answers' shapes fixed whatever the engine's own version.
+  const get = async <S extends z.ZodType>(path: string, schema: S) => {
+    const version = await apiVersion();
+    return requestJson(endpoint, version ? `/v${version}${path}` : path, schema);
+  };
   return {
     endpoint,
+    apiVersion,
     get,
     info: () => get("/info", engineInfoSchema),
     listContainers: (filters) =>
