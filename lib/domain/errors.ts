@@ -1,5 +1,7 @@
 // Typed errors thrown by domain and service code; lib/http/problem.ts maps
 // each code to an HTTP status and an RFC 9457 body.
+import type { z } from "zod";
+
 export const ERROR_CODES = {
   bad_request: 400,
   unauthenticated: 401,
@@ -38,3 +40,11 @@ export class AppError extends Error {
 export const notFound = (what: string) => new AppError("not_found", `${what} was not found.`);
 export const invalid = (pointer: string, detail: string) =>
   new AppError("invalid_input", detail, { errors: [{ pointer, detail }] });
+
+/** A zod failure as field errors: JSON pointers under `root`, at most 50. */
+export function zodErrors(error: z.ZodError, root: "" | "/query" | "/params" = ""): FieldError[] {
+  return error.issues.slice(0, 50).map((issue) => ({
+    pointer: root + issue.path.map((p) => "/" + String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join(""),
+    detail: issue.message,
+  }));
+}

@@ -22,7 +22,7 @@ import { compilePathTemplate } from "@/lib/api/route-table";
 import { attachDirectBody, type DirectBody } from "@/lib/http/direct-body";
 import { problemBody } from "@/lib/http/problem";
 import { FIXED_SECURITY_HEADERS } from "@/lib/http/security-headers";
-import { cachedBodyOf } from "@/lib/services/insights/cache";
+import { cachedBodyOf } from "@/lib/http/cached-response";
 import { log } from "@/lib/log";
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;

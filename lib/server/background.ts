@@ -10,7 +10,7 @@ import { deliverDue } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
 import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
-import { pruneInsightWrites } from "@/lib/services/insights/cache";
+import { pruneInsightWrites } from "@/lib/services/cache/insights-cache";
 import { retentionTick } from "@/lib/services/retention";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { getUpstreamClients } from "./upstream-clients";

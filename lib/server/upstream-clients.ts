@@ -1,16 +1,13 @@
 // One registry, forge and end-of-life client per process: rate-limit and
 // back-off state per host lives in them, so every check shares it.
 import type { Config } from "@/lib/config";
-import { createEolClient, type EolClient } from "@/lib/adapters/eol";
+import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
-import { createRegistryClient, type RegistryClient } from "@/lib/adapters/registries/client";
+import { createRegistryClient } from "@/lib/adapters/registries/client";
+import type { UpstreamClients } from "@/lib/services/upstream/ports";
 import { recordUpstreamRequest } from "./metrics";
 
-export type UpstreamClients = {
-  registry: RegistryClient;
-  forges: ReturnType<typeof createForgeClients>;
-  eol: EolClient;
-};
+export type { UpstreamClients };
 
 const g = globalThis as unknown as { __driftwatchUpstream?: { key: string; clients: UpstreamClients } };
 

@@ -7,7 +7,7 @@
 // An acknowledgement ends by itself: at `expires_at`, or when drift evaluation
 // sees a version at or above `until_version` run in its scope (`lifted_at`).
 import type { z } from "zod";
-import type { ackQuerySchema, ackSchema, createAckSchema } from "@/lib/api/schemas/drift";
+import type { ackQuerySchema, ackSchema, createAckSchema } from "@/lib/services/acks/schemas";
 import { isAckActive, listVersionsInAckScope } from "@/lib/domain/drift";
 import { parseDuration } from "@/lib/domain/duration";
 import { AppError, invalid } from "@/lib/domain/errors";

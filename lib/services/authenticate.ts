@@ -6,7 +6,7 @@ import type { Actor, Role } from "./context";
 
 /**
  * "Last used" is kept to within this: each touch is a write, and a write moves the snapshot
- * that tells cached insights (lib/services/insights/cache.ts) the database changed.
+ * that tells cached insights (lib/services/cache/insights-cache.ts) the database changed.
  */
 const TOUCH_EVERY_MS = 5 * 60_000;
 

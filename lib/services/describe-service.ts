@@ -2,7 +2,7 @@
 // tracked and why, which policy applies and where it comes from, and where
 // release dates and notes come from. Pure given the facts and the catalog.
 import type { z } from "zod";
-import type { serviceSchema } from "@/lib/api/schemas/services";
+import type { serviceSchema } from "@/lib/services/services/schemas";
 import type { ServiceFacts } from "@/lib/db/queries/services";
 import { DEFAULT_POLICY, type Policy } from "@/lib/domain/policy";
 import { catalogFor, forgeFromLabel } from "./catalog-lookup";

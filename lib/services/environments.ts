@@ -1,7 +1,7 @@
 // Environments: the pipeline order (position) that env drift, promotions
 // and lead times follow.
 import type { z } from "zod";
-import type { createEnvironmentSchema, environmentSchema, updateEnvironmentSchema } from "@/lib/api/schemas/environments";
+import type { createEnvironmentSchema, environmentSchema, updateEnvironmentSchema } from "@/lib/services/environments/schemas";
 import { AppError } from "@/lib/domain/errors";
 import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
 

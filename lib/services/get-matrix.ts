@@ -1,14 +1,14 @@
 // The matrix: services × environments in pipeline order, each cell what runs
 // (or, with only Compose files, what Git declares), with drift and end of life.
 import type { z } from "zod";
-import type { matrixQuerySchema, matrixSchema } from "@/lib/api/schemas/matrix";
+import type { matrixQuerySchema, matrixSchema } from "@/lib/services/matrix/schemas";
 import type { CurrentRun } from "@/lib/domain/drift";
 import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/policy";
 import { displayTag } from "@/lib/domain/running-version";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { workspaceOf, type Ctx } from "./context";
 import { loadEolForRuns, type EolLookup } from "./eol-status";
-import { cachedInsight } from "./insights/cache";
+import { cachedInsight } from "./cache/insights-cache";
 import { cachedDriftInputs } from "./insights/fleet";
 
 type Matrix = z.infer<typeof matrixSchema>;

@@ -1,6 +1,6 @@
 // What ran when: history rows, newest first, filtered by service, environment and time.
 import type { z } from "zod";
-import type { historyQuerySchema, historySchema } from "@/lib/api/schemas/matrix";
+import type { historyQuerySchema, historySchema } from "@/lib/services/history/schemas";
 import { workspaceOf, type Ctx } from "./context";
 
 export async function listHistory({ ctx, query }: { ctx: Ctx; query: z.infer<typeof historyQuerySchema> }): Promise<z.infer<typeof historySchema>> {

@@ -1,7 +1,7 @@
 // Services: list, read, create, and change team, application, repository
 // override and policy (PATCH merges policy fields; null removes one).
 import type { z } from "zod";
-import type { createServiceSchema, updateServiceSchema } from "@/lib/api/schemas/services";
+import type { createServiceSchema, updateServiceSchema } from "@/lib/services/services/schemas";
 import { Prisma } from "@/lib/db/client";
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { AppError } from "@/lib/domain/errors";

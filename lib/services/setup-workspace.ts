@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/domain/errors";
 import { z } from "zod";
-import { nameSchema } from "@/lib/api/schemas/common";
+import { nameSchema } from "@/lib/services/schemas";
 
 export const setupInputSchema = z.object({
   workspace: nameSchema,

@@ -1,7 +1,7 @@
 // Targets: runtimes that agents report for, and Compose-in-Git targets that
 // declare what should run.
 import type { z } from "zod";
-import type { createComposeTargetSchema, targetSchema } from "@/lib/api/schemas/matrix";
+import type { createComposeTargetSchema, targetSchema } from "@/lib/services/targets/schemas";
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { checkDestination, systemResolve, type Resolve } from "@/lib/net/destination";

@@ -1,9 +1,8 @@
 // A policy as users send it → a valid Policy, or 422 with pointers under
 // /policy. Checks the schema, the tag_filter syntax (RE2), and that forge
 // values name only allowed hosts, before anything is stored or requested.
-import { AppError, type FieldError } from "@/lib/domain/errors";
+import { AppError, zodErrors, type FieldError } from "@/lib/domain/errors";
 import { policySchema, type Policy } from "@/lib/domain/policy";
-import { zodErrors } from "@/lib/http/problem";
 import { extraPolicyChecks } from "./policy-checks";
 
 export function validatePolicy(raw: unknown, opts: { gitlabUrl?: string; pointer?: string } = {}): Policy {

@@ -3,7 +3,7 @@
 // differs from a result's only by others is answered by that result.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cachedInsight, pruneInsightWrites } from "@/lib/services/insights/cache";
+import { cachedInsight, pruneInsightWrites } from "@/lib/services/cache/insights-cache";
 import { createScratchDb, type ScratchDb } from "../support/scratch-db";
 
 /** Columns of tables that are noted, which no insight reads: an update of only these leaves cached insights valid. */

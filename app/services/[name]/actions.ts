@@ -3,9 +3,9 @@
 // validate; errors come back as field messages, never as a crash page.
 import { revalidatePath } from "next/cache";
 import { after } from "next/server";
-import { updateServiceSchema } from "@/lib/api/schemas/services";
+import { updateServiceSchema } from "@/lib/services/services/schemas";
 import { AppError } from "@/lib/domain/errors";
-import { zodErrors } from "@/lib/http/problem";
+import { zodErrors } from "@/lib/domain/errors";
 import { log } from "@/lib/log";
 import { requirePageSession } from "@/lib/server/session";
 import { getUpstreamClients } from "@/lib/server/upstream-clients";

@@ -2,9 +2,9 @@
 // Compose-in-Git targets: created through the same service as the API, with
 // field errors from the AppError's pointers.
 import { revalidatePath } from "next/cache";
-import { createComposeTargetSchema } from "@/lib/api/schemas/matrix";
+import { createComposeTargetSchema } from "@/lib/services/targets/schemas";
 import { AppError } from "@/lib/domain/errors";
-import { zodErrors } from "@/lib/http/problem";
+import { zodErrors } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
 import { createComposeTarget } from "@/lib/services/targets";
 

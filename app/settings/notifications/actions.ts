@@ -4,9 +4,9 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
-import { createRuleSchema } from "@/lib/api/schemas/drift";
+import { createRuleSchema } from "@/lib/services/notification-rules/schemas";
 import { AppError } from "@/lib/domain/errors";
-import { zodErrors } from "@/lib/http/problem";
+import { zodErrors } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
 import { createRule, deleteRule, updateRule } from "@/lib/services/notifications/rules";
 import { testSendRule } from "@/lib/services/notifications/test-send";

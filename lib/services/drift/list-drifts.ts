@@ -1,11 +1,11 @@
 // GET /api/v1/drifts: drift records of the workspace, live ones by default,
 // each marked `silenced` when an active acknowledgement quiets it.
 import type { z } from "zod";
-import type { driftQuerySchema, driftSchema } from "@/lib/api/schemas/drift";
+import type { driftQuerySchema, driftSchema } from "@/lib/services/drift/schemas";
 import { Prisma } from "@/lib/db/client";
 import { isDriftSilenced, nextAckExpiry, type AckRecord } from "@/lib/domain/drift";
 import { workspaceOf, type Ctx } from "../context";
-import { cachedInsight } from "../insights/cache";
+import { cachedInsight } from "../cache/insights-cache";
 import { loadRunningVersions } from "./running-versions";
 
 type DriftOut = z.infer<typeof driftSchema>;

@@ -3,12 +3,12 @@
 // database folds history to first arrivals (delivery-arrivals.ts); the domain
 // does the counting.
 import type { z } from "zod";
-import { DEFAULT_DELIVERY_WINDOW, deliveryWindowMs, type deliverySchema } from "@/lib/api/schemas/insights";
+import { DEFAULT_DELIVERY_WINDOW, deliveryWindowMs, type deliverySchema } from "@/lib/services/insights/schemas";
 import { formatDuration } from "@/lib/domain/duration";
 import { invalid } from "@/lib/domain/errors";
 import { requireRole, workspaceOf, type Ctx } from "../context";
 import { loadArrivalIndex } from "../delivery-arrivals";
-import { cachedInsight } from "./cache";
+import { cachedInsight } from "../cache/insights-cache";
 
 export type DeliveryOut = z.infer<typeof deliverySchema>;
 

@@ -8,7 +8,7 @@ import { catalogFor } from "../catalog-lookup";
 import type { Ctx } from "../context";
 import { describeService } from "../describe-service";
 import { loadDriftInputs, type DriftInputs } from "../drift/load-inputs";
-import { cachedInsight } from "./cache";
+import { cachedInsight } from "../cache/insights-cache";
 import type { ReleaseSource } from "./releases";
 
 export type Fleet = {

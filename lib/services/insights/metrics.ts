@@ -4,7 +4,7 @@
 import { Gauge, Registry } from "prom-client";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { requireRole, workspaceOf, type Ctx } from "../context";
-import { cachedInsight } from "./cache";
+import { cachedInsight } from "../cache/insights-cache";
 import { getDelivery } from "./delivery";
 
 export const METRICS_DELIVERY_WINDOW = "30d";

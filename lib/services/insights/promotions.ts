@@ -2,10 +2,10 @@
 // environment and wait for the next, longest waiting first, with the releases
 // a promotion would bring.
 import type { z } from "zod";
-import type { promotionsSchema } from "@/lib/api/schemas/insights";
+import type { promotionsSchema } from "@/lib/services/insights/schemas";
 import { listPromotions } from "@/lib/domain/insights";
 import { requireRole, workspaceOf, type Ctx } from "../context";
-import { cachedInsight } from "./cache";
+import { cachedInsight } from "../cache/insights-cache";
 import { loadFleet } from "./fleet";
 import { lookupReleases, NO_RELEASE_INFO } from "./releases";
 

@@ -2,11 +2,11 @@
 // per service and environment, one line each, most urgent first, with the
 // version to move to and its release notes; put-off lines apart.
 import type { z } from "zod";
-import type { updatesQuerySchema, updatesSchema } from "@/lib/api/schemas/insights";
+import type { updatesQuerySchema, updatesSchema } from "@/lib/services/insights/schemas";
 import type { AckRecord } from "@/lib/domain/drift";
 import { buildUpdates, updatesChecklist, type UpdateDrift, type UpdateLine } from "@/lib/domain/insights";
 import { requireRole, workspaceOf, type Ctx } from "../context";
-import { cachedInsight } from "./cache";
+import { cachedInsight } from "../cache/insights-cache";
 import { loadFleet } from "./fleet";
 import { lookupReleases } from "./releases";
 

@@ -1,7 +1,7 @@
 // Deliveries of one rule, newest first, with their failures: for admins, who
 // can see where notifications went and why some did not arrive.
 import type { z } from "zod";
-import type { deliveryQuerySchema, deliverySchema } from "@/lib/api/schemas/drift";
+import type { deliveryQuerySchema, deliverySchema } from "@/lib/services/notifications/schemas";
 import type { NotificationPayload } from "@/lib/domain/notifications";
 import { requireRole, type Ctx } from "../context";
 import { getRuleRowOrThrow } from "./rules";

@@ -7,7 +7,7 @@
 // Settings are validated with the channel's schema and the destination guard;
 // secrets are write-only and come back masked.
 import type { z } from "zod";
-import type { createRuleSchema, ruleSchema, updateRuleSchema } from "@/lib/api/schemas/drift";
+import type { createRuleSchema, ruleSchema, updateRuleSchema } from "@/lib/services/notification-rules/schemas";
 import { CHANNEL_CONFIG_SCHEMAS, type Channel } from "@/lib/adapters/channels";
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";

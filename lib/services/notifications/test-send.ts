@@ -3,7 +3,7 @@
 // once whether the address, secret and filters of the channel work.
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import type { testSendSchema } from "@/lib/api/schemas/drift";
+import type { testSendSchema } from "@/lib/services/notification-rules/schemas";
 import { sendNotification, type SendNotificationInput } from "@/lib/adapters/channels";
 import { buildDriftEventPayload, type DeliveryResult } from "@/lib/domain/notifications";
 import type { Resolve } from "@/lib/net/destination";

@@ -11,7 +11,7 @@ import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { resolutionCandidates } from "@/lib/domain/running-version";
 import { compareTags, parseTag } from "@/lib/domain/versions";
-import type { UpstreamClients } from "@/lib/server/upstream-clients";
+import type { UpstreamClients } from "./ports";
 import { syncReleasesFor } from "./sync-releases";
 
 export type CheckDeps = { db: Db; config: Config; clients: UpstreamClients; now: () => Date };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { cachedBodyOf, cachedInsight, covers, INSIGHT_WRITES_KEPT_MS, INSIGHTS_CACHE_TTL_MS, jsonResponse, parseSnapshot } from "./cache";
+import { cachedInsight, covers, INSIGHT_WRITES_KEPT_MS, INSIGHTS_CACHE_TTL_MS, parseSnapshot } from "./insights-cache";
 
 /** A database whose transaction snapshot the test moves, and a clock it sets. */
 function fakeCtx() {
@@ -215,26 +215,5 @@ describe("cachedInsight", () => {
     await cachedInsight(ctx, key, c.compute);
     await cachedInsight(ctx, key, c.compute);
     expect(c.calls()).toBe(3);
-  });
-});
-
-describe("jsonResponse", () => {
-  it("answers JSON, serialising a given object once", async () => {
-    const value = { items: [1, 2] };
-    const first = jsonResponse(value);
-    value.items.push(3); // a cached result is never changed; the body shows it was not serialised again
-    expect(first.headers.get("content-type")).toBe("application/json");
-    expect(await first.json()).toEqual({ items: [1, 2] });
-    expect(await jsonResponse(value).json()).toEqual({ items: [1, 2] });
-  });
-
-  it("shares the serialised bytes between responses (no copy per response), with their length", async () => {
-    const value = { items: ["x".repeat(10_000)] };
-    const [a, b] = [jsonResponse(value), jsonResponse(value)];
-    expect(cachedBodyOf(a)).toBeDefined();
-    expect(cachedBodyOf(a)).toBe(cachedBodyOf(b));
-    expect(a.headers.get("content-length")).toBe(String(cachedBodyOf(a)!.byteLength));
-    expect(new Uint8Array(await b.arrayBuffer())).toEqual(cachedBodyOf(a));
-    expect(cachedBodyOf(new Response("{}"))).toBeUndefined();
   });
 });
