@@ -35,7 +35,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
   const pages = Math.max(1, Math.ceil(matrix.total / pageSize));
   if (params.page > pages) redirect(matrixHref(params, { page: pages }));
 
-  const table = buildMatrixTable({ rows: matrix.services, environments: matrix.environments, sort: params.sort, pageIndex: params.page - 1, pageSize, total: matrix.total, now: ctx.now() });
+  const table = buildMatrixTable({ rows: matrix.services, environments: matrix.environments, sort: params.sort, pageIndex: params.page - 1, pageSize, total: matrix.total, now: ctx.now });
   const filters = [
     params.q && `name contains “${params.q}”`,
     params.team && `team ${params.team}`,

@@ -15,7 +15,7 @@ import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { createEnvironment } from "@/lib/services/environments";
@@ -106,10 +106,10 @@ async function seed(db: Db, start: number, end: number): Promise<{ workspaceId: 
   const name = `bench-drift-${randomUUID().slice(0, 8)}`;
   const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@example.test`, password: `pw-${randomUUID()}` });
   const config = loadConfig({});
-  const system: Ctx = { db, config, now: () => new Date(end), actor: { kind: "system", workspaceId } };
+  const system: RequestCtx = { db, config, now: new Date(end), actor: { kind: "system", workspaceId } };
   for (const env of ENVIRONMENTS) await createEnvironment({ ctx: system, input: { name: env.name, position: env.position, production: env.production } });
   const key = await createAgentKey({ ctx: system, input: { name: "bench-agent" } });
-  const agent: Ctx = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "bench-agent" } };
+  const agent: RequestCtx = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "bench-agent" } };
 
   const plan = planWorkspace(start, end);
   const ticks: number[] = [];

@@ -28,7 +28,7 @@ function shiftMonth(month: string, by: number): string {
 export default async function ReportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, workspaceName } = await requirePageSession();
   const sp = await searchParams;
-  const now = ctx.now();
+  const now = ctx.now;
   const thisMonth = currentMonth(now);
   const month = typeof sp.month === "string" && monthRange(sp.month) && sp.month <= thisMonth ? sp.month : thisMonth;
   const report = await getMonthlyReport({ ctx, month });

@@ -40,7 +40,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const listed = shown.slice(0, CHECKLIST_MAX);
   const checklist = updatesChecklist(listed.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }))) + (shown.length > CHECKLIST_MAX ? `\n\n… and ${shown.length - CHECKLIST_MAX} more in Driftwatch.` : "");
   const canAct = hasRole(ctx.actor, "member");
-  const now = ctx.now();
+  const now = ctx.now;
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
   const page = Math.min(Math.max(1, Number.parseInt(one(sp.page), 10) || 1), pages);
   const pageLines = shown.slice((page - 1) * PAGE, page * PAGE);

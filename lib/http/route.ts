@@ -13,14 +13,14 @@ import { errorToResponse, zodErrors } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
 import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/authenticate";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
-import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
+import { requireRole, type Actor, type RequestCtx } from "@/lib/services/context";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 type Infer<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
 
 export type HandlerInput<Op extends Operation> = {
-  ctx: Ctx;
+  ctx: RequestCtx;
   params: Infer<Op["params"]>;
   query: Infer<Op["query"]>;
   body: Infer<Op["body"]>;
@@ -157,7 +157,7 @@ function sameOrigin(req: Request): boolean {
   return req.headers.get("sec-fetch-site") === "same-origin";
 }
 
-/** The caller, and the transaction snapshot read with a bearer credential (see Ctx.snapshot). */
+/** The caller, and the transaction snapshot read with a bearer credential (see RequestCtx.snapshot). */
 async function authenticate(req: Request, level: AuthLevel, services: Awaited<ReturnType<typeof getServerServices>>): Promise<{ actor: Actor; snapshot?: string | null }> {
   if (level === "public") return { actor: { kind: "system", workspaceId: null } };
   const header = req.headers.get("authorization");
@@ -202,7 +202,7 @@ export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op
       // A write's own changes come after that position too: only reads use it.
       const read = req.method === "GET" || req.method === "HEAD";
       const waited = read && actor.workspaceId !== null && (await driftSettled(actor.workspaceId));
-      const ctx: Ctx = { db: services.db, config: services.config, now: services.now, actor, ...(read && !waited ? { snapshot } : {}) };
+      const ctx: RequestCtx = { db: services.db, config: services.config, now: new Date(), actor, ...(read && !waited ? { snapshot } : {}) };
 
       let params: unknown = undefined;
       if (op.params) {

@@ -7,17 +7,17 @@ import { MAX_BODY_BYTES } from "@/lib/http/route";
 import { errorToResponse } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
 import { authenticateBearer } from "@/lib/services/authenticate";
-import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
+import { requireRole, type Actor, type RequestCtx } from "@/lib/services/context";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { createMcpServer } from "./server";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="driftwatch"' };
 
-async function authenticate(req: Request, ctx: Omit<Ctx, "actor">): Promise<Actor> {
+async function authenticate(req: Request, ctx: Omit<RequestCtx, "actor">): Promise<Actor> {
   const header = req.headers.get("authorization");
   const value = bearerToken(header);
   if (value === null) throw new AppError("unauthenticated", "Send an API token as Authorization: Bearer <token>.");
-  const actor = await authenticateBearer(ctx.db, value, ctx.now());
+  const actor = await authenticateBearer(ctx.db, value, ctx.now);
   if (actor === null) throw new AppError("unauthenticated", "The bearer token is invalid or revoked.");
   if (actor.kind === "agent") throw new AppError("forbidden", "Agent keys can only report observations.");
   requireRole(actor, "viewer");
@@ -26,10 +26,10 @@ async function authenticate(req: Request, ctx: Omit<Ctx, "actor">): Promise<Acto
 }
 
 export async function handleMcpRequest(req: Request): Promise<Response> {
-  let ctx: Ctx;
+  let ctx: RequestCtx;
   try {
     const services = await getServerServices();
-    const base = { db: services.db, config: services.config, now: services.now };
+    const base = { db: services.db, config: services.config, now: new Date() };
     ctx = { ...base, actor: await authenticate(req, base) };
   } catch (err) {
     const res = errorToResponse(err);

@@ -10,7 +10,7 @@ import { serviceSchema } from "@/lib/api/schemas/services";
 import { AppError } from "@/lib/domain/errors";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { log } from "@/lib/log";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { getMatrix } from "@/lib/services/get-matrix";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
@@ -49,7 +49,7 @@ async function answer<T extends Record<string, unknown>>(work: () => Promise<T>)
 }
 
 /** One server per request (stateless), acting as the request's actor. */
-export function createMcpServer(ctx: Ctx): McpServer {
+export function createMcpServer(ctx: RequestCtx): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions: "Driftwatch knows which version of each service runs in each environment, how it drifts from upstream, from the previous environment and from end-of-life dates, and what waits for promotion.",
   });

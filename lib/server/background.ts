@@ -28,7 +28,7 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
       const failed = checks.outcomes.flatMap((o) => (o.status === "failed" ? [o.error] : []));
       log.info(`checked ${checks.leased} repositories${failed.length ? `, ${failed.length} failed (first: ${failed[0]})` : ""}`);
     }
-    const compose = await refreshComposeTargets(deps);
+    const compose = await refreshComposeTargets({ ctx: { db, config: opts.config, now: new Date() } });
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
     await driftAndNotificationsTick();
     // Hourly at most, whichever process gets there first.

@@ -5,12 +5,12 @@ import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { actorForUser } from "@/lib/services/authenticate";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { hasAnyUser } from "@/lib/services/setup-workspace";
 import { getServerServices } from "./services";
 
-export type PageSession = { ctx: Ctx & { actor: Extract<Ctx["actor"], { kind: "user" }> }; workspaceName: string };
+export type PageSession = { ctx: RequestCtx & { actor: Extract<RequestCtx["actor"], { kind: "user" }> }; workspaceName: string };
 
 export async function requirePageSession(): Promise<PageSession> {
   const services = await getServerServices();
@@ -25,5 +25,5 @@ export async function requirePageSession(): Promise<PageSession> {
   if (!actor || actor.kind !== "user") redirect("/signin");
   await driftSettled(actor.workspaceId);
   const ws = await services.db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: { name: true } });
-  return { ctx: { db: services.db, config: services.config, now: services.now, actor }, workspaceName: ws.name };
+  return { ctx: { db: services.db, config: services.config, now: new Date(), actor }, workspaceName: ws.name };
 }

@@ -12,7 +12,7 @@ import { isAckActive, listVersionsInAckScope } from "@/lib/domain/drift";
 import { parseDuration } from "@/lib/domain/duration";
 import { AppError, invalid } from "@/lib/domain/errors";
 import { isVersionTag } from "@/lib/domain/versions";
-import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "./context";
 import { loadRunningVersions } from "./drift/running-versions";
 
 type AckOut = z.infer<typeof ackSchema>;
@@ -62,11 +62,11 @@ export function checkAckInput(input: CreateAckInput): void {
   }
 }
 
-export async function createAck({ ctx, input }: { ctx: Ctx; input: CreateAckInput }): Promise<AckOut> {
+export async function createAck({ ctx, input }: { ctx: RequestCtx; input: CreateAckInput }): Promise<AckOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   checkAckInput(input);
-  const now = ctx.now();
+  const now = ctx.now;
   const durationMs = input.duration === undefined ? null : parseDuration(input.duration);
 
   const service = await ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name: input.service } }, select: { id: true } });
@@ -101,7 +101,7 @@ export async function createAck({ ctx, input }: { ctx: Ctx; input: CreateAckInpu
   return out!;
 }
 
-export async function listAcks({ ctx, query }: { ctx: Ctx; query: z.infer<typeof ackQuerySchema> }): Promise<{ items: AckOut[] }> {
+export async function listAcks({ ctx, query }: { ctx: RequestCtx; query: z.infer<typeof ackQuerySchema> }): Promise<{ items: AckOut[] }> {
   const workspaceId = workspaceOf(ctx.actor);
   const rows = await ctx.db.ack.findMany({
     where: { workspaceId, ...(query.service ? { service: { name: query.service } } : {}) },
@@ -112,7 +112,7 @@ export async function listAcks({ ctx, query }: { ctx: Ctx; query: z.infer<typeof
   return { items: query.active === undefined ? items : items.filter((a) => a.active === query.active) };
 }
 
-export async function deleteAck({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
+export async function deleteAck({ ctx, id }: { ctx: RequestCtx; id: string }): Promise<void> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const row = await ctx.db.ack.findFirst({ where: { id, workspaceId }, include });
@@ -124,8 +124,8 @@ export async function deleteAck({ ctx, id }: { ctx: Ctx; id: string }): Promise<
 }
 
 /** Active = not lifted, not expired, and no version at or above until_version runs in scope yet. */
-async function withActiveState(ctx: Ctx, workspaceId: string, rows: AckRow[]): Promise<AckOut[]> {
-  const now = ctx.now();
+async function withActiveState(ctx: RequestCtx, workspaceId: string, rows: AckRow[]): Promise<AckOut[]> {
+  const now = ctx.now;
   const needVersions = rows.filter((r) => r.untilVersion !== null && r.liftedAt === null).map((r) => r.serviceId);
   const running = await loadRunningVersions(ctx.db, workspaceId, needVersions);
   return rows.map((r) => toOut(r, isAckActive(r, { now, runningVersionsInScope: listVersionsInAckScope(r, running) })));

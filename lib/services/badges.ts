@@ -8,7 +8,7 @@ import type { DriftKind } from "@/lib/domain/policy";
 import { compareTags, jumpBetween } from "@/lib/domain/versions";
 import { badgeLabel } from "@/lib/render/badge";
 import { explainBadgeState, worstBadgeState, type BadgeRule, type BadgeState, type VersionJump } from "@/lib/render/badge-state";
-import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "./context";
 import { getMatrix } from "./get-matrix";
 
 type BadgeKey = { keyId: string; secret: string };
@@ -68,7 +68,7 @@ function address(baseUrl: string, key: BadgeKey, workspaceId: string, service: s
 }
 
 /** The address of one badge (one environment, or all with `environment` null). Members and higher. */
-export async function getBadgeAddress({ ctx, name, environment }: { ctx: Ctx; name: string; environment: string | null }): Promise<BadgeAddress> {
+export async function getBadgeAddress({ ctx, name, environment }: { ctx: RequestCtx; name: string; environment: string | null }): Promise<BadgeAddress> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const service = await ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } });
@@ -82,7 +82,7 @@ export async function getBadgeAddress({ ctx, name, environment }: { ctx: Ctx; na
 }
 
 /** Addresses for all environments and for each given one, signed with one read of the key. */
-export async function listBadgeAddresses({ ctx, name, environments }: { ctx: Ctx; name: string; environments: string[] }): Promise<BadgeAddress[]> {
+export async function listBadgeAddresses({ ctx, name, environments }: { ctx: RequestCtx; name: string; environments: string[] }): Promise<BadgeAddress[]> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const key = await ensureBadgeKey(ctx.db, workspaceId);
@@ -90,11 +90,11 @@ export async function listBadgeAddresses({ ctx, name, environments }: { ctx: Ctx
 }
 
 /** A new key: every address handed out stops loading at once. */
-export async function resetBadgeKey({ ctx }: { ctx: Ctx }): Promise<{ key_id: string; reset_at: string }> {
+export async function resetBadgeKey({ ctx }: { ctx: RequestCtx }): Promise<{ key_id: string; reset_at: string }> {
   requireRole(ctx.actor, "admin");
   const workspaceId = workspaceOf(ctx.actor);
   const key = newKey();
-  const now = ctx.now();
+  const now = ctx.now;
   await ctx.db.$transaction(async (tx) => {
     await tx.badgeKey.upsert({ where: { workspaceId }, create: { workspaceId, ...key, createdAt: now }, update: { ...key, createdAt: now } });
     await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "badge_key.reset", subject: workspaceId } });
@@ -138,7 +138,7 @@ export function badgeViews(row: Row, drifts: readonly LiveDrift[], environments:
 }
 
 /** Every badge of one service, as its page shows them. */
-export async function getServiceBadges({ ctx, name }: { ctx: Ctx; name: string }): Promise<BadgeView[]> {
+export async function getServiceBadges({ ctx, name }: { ctx: RequestCtx; name: string }): Promise<BadgeView[]> {
   const workspaceId = workspaceOf(ctx.actor);
   const matrix = await getMatrix({ ctx, query: { q: name } });
   const row = matrix.services.find((s) => s.name === name);
@@ -156,14 +156,14 @@ export async function getServiceBadges({ ctx, name }: { ctx: Ctx; name: string }
  * or the service is wrong: callers answer 404 without saying which.
  */
 export async function loadSignedBadge(
-  deps: Pick<Ctx, "db" | "config" | "now">,
+  deps: Pick<RequestCtx, "db" | "config" | "now">,
   input: { keyId: string; service: string; environment: string | null; sig: string },
 ): Promise<BadgeView | null> {
   const key = await deps.db.badgeKey.findUnique({ where: { keyId: input.keyId }, select: { workspaceId: true, secret: true } });
   // An unknown key id still costs one HMAC, so timing does not tell the parts apart.
   const expected = signBadge(key?.secret ?? "", key?.workspaceId ?? "", input.service, input.environment);
   if (!isSameSignature(input.sig, expected) || !key) return null;
-  const ctx: Ctx = { ...deps, actor: { kind: "system", workspaceId: key.workspaceId } };
+  const ctx: RequestCtx = { ...deps, actor: { kind: "system", workspaceId: key.workspaceId } };
   try {
     const views = await getServiceBadges({ ctx, name: input.service });
     const view = views.find((v) => v.environment === input.environment);

@@ -7,7 +7,7 @@ import { loadServiceFacts } from "@/lib/db/queries/services";
 import { loadUpstream } from "@/lib/db/queries/upstream";
 import { ArrivalIndex } from "@/lib/domain/insights";
 import { exactVersionOf } from "@/lib/domain/running-version";
-import type { Ctx } from "./context";
+import type { RequestCtx } from "./context";
 import { loadEnvironments } from "./insights/fleet";
 
 /**
@@ -17,7 +17,7 @@ import { loadEnvironments } from "./insights/fleet";
 export const DELIVERY_LOOKBACK_MS = 365 * 86_400_000;
 
 /** First arrivals of every version that could count in windows from `from` to `to`. */
-export async function loadArrivalIndex(ctx: Ctx, workspaceId: string, { from, to }: { from: Date; to: Date }): Promise<ArrivalIndex> {
+export async function loadArrivalIndex(ctx: RequestCtx, workspaceId: string, { from, to }: { from: Date; to: Date }): Promise<ArrivalIndex> {
   const [environments, groups, facts] = await Promise.all([
     loadEnvironments(ctx, workspaceId),
     loadArrivalGroups(ctx.db, workspaceId, new Date(from.getTime() - DELIVERY_LOOKBACK_MS), to),

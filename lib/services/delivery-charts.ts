@@ -3,7 +3,7 @@
 // domain's computeDelivery, once per week), and open drift per day by kind.
 import { DRIFT_KINDS, type DriftKind } from "@/lib/domain/policy";
 import { formatUtcDate } from "@/lib/render/dates";
-import { requireRole, workspaceOf, type Ctx } from "./context";
+import { requireRole, workspaceOf, type RequestCtx } from "./context";
 import { loadArrivalIndex } from "./delivery-arrivals";
 
 const DAY = 86_400_000;
@@ -18,9 +18,9 @@ export function weekStart(d: Date): Date {
 }
 
 /** Versions arrived per week and environment over the last `weeks` weeks (the current week last, partial). */
-export async function getWeeklyArrivals({ ctx, weeks = 12 }: { ctx: Ctx; weeks?: number }): Promise<WeeklyArrivals> {
+export async function getWeeklyArrivals({ ctx, weeks = 12 }: { ctx: RequestCtx; weeks?: number }): Promise<WeeklyArrivals> {
   requireRole(ctx.actor, "viewer");
-  const now = ctx.now();
+  const now = ctx.now;
   const first = new Date(weekStart(now).getTime() - (weeks - 1) * 7 * DAY);
   const index = await loadArrivalIndex(ctx, workspaceOf(ctx.actor), { from: first, to: now });
   const out: WeeklyArrivals["weeks"] = [];
@@ -34,10 +34,10 @@ export async function getWeeklyArrivals({ ctx, weeks = 12 }: { ctx: Ctx; weeks?:
 }
 
 /** Drift open at the end of each of the last `days` days (today: now), by kind. */
-export async function getDailyDrift({ ctx, days = 30 }: { ctx: Ctx; days?: number }): Promise<DailyDrift> {
+export async function getDailyDrift({ ctx, days = 30 }: { ctx: RequestCtx; days?: number }): Promise<DailyDrift> {
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
-  const now = ctx.now();
+  const now = ctx.now;
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const start = new Date(today.getTime() - (days - 1) * DAY);
   const rows = await ctx.db.drift.findMany({

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { createEnvironmentSchema, environmentSchema, updateEnvironmentSchema } from "@/lib/services/environments/schemas";
 import { AppError } from "@/lib/domain/errors";
-import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "./context";
 
 type EnvironmentOut = z.infer<typeof environmentSchema>;
 
@@ -11,7 +11,7 @@ function toOut(e: { name: string; position: number; production: boolean; _count:
   return { name: e.name, position: e.position, production: e.production, targets: e._count.targets };
 }
 
-export async function listEnvironments({ ctx }: { ctx: Ctx }): Promise<{ items: EnvironmentOut[] }> {
+export async function listEnvironments({ ctx }: { ctx: RequestCtx }): Promise<{ items: EnvironmentOut[] }> {
   const workspaceId = workspaceOf(ctx.actor);
   const rows = await ctx.db.environment.findMany({
     where: { workspaceId },
@@ -21,7 +21,7 @@ export async function listEnvironments({ ctx }: { ctx: Ctx }): Promise<{ items: 
   return { items: rows.map(toOut) };
 }
 
-export async function createEnvironment({ ctx, input }: { ctx: Ctx; input: z.infer<typeof createEnvironmentSchema> }): Promise<EnvironmentOut> {
+export async function createEnvironment({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof createEnvironmentSchema> }): Promise<EnvironmentOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   return ctx.db.$transaction(async (tx) => {
@@ -36,7 +36,7 @@ export async function createEnvironment({ ctx, input }: { ctx: Ctx; input: z.inf
   });
 }
 
-export async function updateEnvironment({ ctx, name, input }: { ctx: Ctx; name: string; input: z.infer<typeof updateEnvironmentSchema> }): Promise<EnvironmentOut> {
+export async function updateEnvironment({ ctx, name, input }: { ctx: RequestCtx; name: string; input: z.infer<typeof updateEnvironmentSchema> }): Promise<EnvironmentOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const env = await ctx.db.environment.findUnique({ where: { workspaceId_name: { workspaceId, name } } });

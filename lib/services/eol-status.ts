@@ -5,7 +5,7 @@ import type { ServiceFacts } from "@/lib/db/queries/services";
 import { eolState, findCycle, normaliseRepositoryKey, repositoryKeysForPurl, resolveEolProduct, type EolCycle, type EolState, type PurlIdentifier } from "@/lib/domain/eol";
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "./catalog-lookup";
-import type { Ctx } from "./context";
+import type { RequestCtx } from "./context";
 
 export const PURLS_CACHE_KEY = "eol:purls";
 
@@ -35,13 +35,13 @@ export function eolProductOf(facts: Pick<ServiceFacts, "policy" | "repository" |
   });
 }
 
-export async function loadPurls(ctx: Pick<Ctx, "db">): Promise<PurlIdentifier[]> {
+export async function loadPurls(ctx: Pick<RequestCtx, "db">): Promise<PurlIdentifier[]> {
   const entry = await ctx.db.cacheEntry.findUnique({ where: { key: PURLS_CACHE_KEY } });
   return Array.isArray(entry?.value) ? (entry.value as PurlIdentifier[]) : [];
 }
 
 /** Cycles of cached products, following renames. */
-export async function loadEolProducts(ctx: Pick<Ctx, "db">, names: string[]): Promise<Map<string, EolCycle[]>> {
+export async function loadEolProducts(ctx: Pick<RequestCtx, "db">, names: string[]): Promise<Map<string, EolCycle[]>> {
   const out = new Map<string, EolCycle[]>();
   let pending = [...new Set(names)];
   for (let hop = 0; hop < 3 && pending.length; hop++) {
@@ -57,7 +57,7 @@ export async function loadEolProducts(ctx: Pick<Ctx, "db">, names: string[]): Pr
   return out;
 }
 
-export async function loadEolForRuns(ctx: Ctx, services: ServiceFacts[]): Promise<EolLookup> {
+export async function loadEolForRuns(ctx: RequestCtx, services: ServiceFacts[]): Promise<EolLookup> {
   if (!ctx.config.eolEnabled || services.length === 0) return () => null;
   const byImage = indexPurls(await loadPurls(ctx));
   const productBy = new Map<string, string>();
@@ -66,7 +66,7 @@ export async function loadEolForRuns(ctx: Ctx, services: ServiceFacts[]): Promis
     if (product) productBy.set(s.id, product);
   }
   const products = await loadEolProducts(ctx, [...productBy.values()]);
-  const now = ctx.now();
+  const now = ctx.now;
   return (serviceId, version) => {
     const product = productBy.get(serviceId);
     const releases = product ? products.get(product) : undefined;

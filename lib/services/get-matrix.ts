@@ -6,7 +6,7 @@ import type { CurrentRun } from "@/lib/domain/drift";
 import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/policy";
 import { displayTag } from "@/lib/domain/running-version";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
-import { workspaceOf, type Ctx } from "./context";
+import { workspaceOf, type RequestCtx } from "./context";
 import { loadEolForRuns, type EolLookup } from "./eol-status";
 import { cachedInsight } from "./cache/insights-cache";
 import { cachedDriftInputs } from "./insights/fleet";
@@ -30,7 +30,7 @@ type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>> };
  * snapshot and shared: a page of the matrix, a filter, a service's detail page
  * and its badge read the same result rather than each loading the workspace.
  */
-export async function getMatrix({ ctx, query }: { ctx: Ctx; query: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
+export async function getMatrix({ ctx, query }: { ctx: RequestCtx; query: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
   const workspaceId = workspaceOf(ctx.actor);
   const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId));
   const { team, environment, kind, q, limit, offset = 0 } = query;
@@ -49,7 +49,7 @@ export async function getMatrix({ ctx, query }: { ctx: Ctx; query: z.infer<typeo
  * workspace, cached per snapshot): the services, what runs now with exact versions, and the
  * upstream tags. Only the active drifts and end-of-life states are read here.
  */
-async function computeMatrix(ctx: Ctx, workspaceId: string): Promise<WholeMatrix> {
+async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<WholeMatrix> {
   const [inputs, drifts] = await Promise.all([
     cachedDriftInputs(ctx, workspaceId),
     ctx.db.drift.findMany({ where: { workspaceId, active: true }, select: { serviceId: true, environmentId: true, kind: true } }),

@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/domain/errors";
-import type { Ctx } from "./context";
+import type { RequestCtx } from "./context";
 
-export async function checkHealth({ ctx }: { ctx: Ctx }): Promise<{ status: "ok"; database: "ok" }> {
+export async function checkHealth({ ctx }: { ctx: RequestCtx }): Promise<{ status: "ok"; database: "ok" }> {
   try {
     await ctx.db.$queryRaw`SELECT 1`;
   } catch {

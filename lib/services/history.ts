@@ -1,9 +1,9 @@
 // What ran when: history rows, newest first, filtered by service, environment and time.
 import type { z } from "zod";
 import type { historyQuerySchema, historySchema } from "@/lib/services/history/schemas";
-import { workspaceOf, type Ctx } from "./context";
+import { workspaceOf, type RequestCtx } from "./context";
 
-export async function listHistory({ ctx, query }: { ctx: Ctx; query: z.infer<typeof historyQuerySchema> }): Promise<z.infer<typeof historySchema>> {
+export async function listHistory({ ctx, query }: { ctx: RequestCtx; query: z.infer<typeof historyQuerySchema> }): Promise<z.infer<typeof historySchema>> {
   const workspaceId = workspaceOf(ctx.actor);
   const since = query.since ? new Date(query.since) : null;
   const byName = { select: { id: true } } as const;

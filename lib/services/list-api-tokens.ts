@@ -1,6 +1,6 @@
-import { requireRole, workspaceOf, type Ctx } from "./context";
+import { requireRole, workspaceOf, type RequestCtx } from "./context";
 
-export async function listApiTokens({ ctx }: { ctx: Ctx }) {
+export async function listApiTokens({ ctx }: { ctx: RequestCtx }) {
   requireRole(ctx.actor, "admin");
   const rows = await ctx.db.apiToken.findMany({ where: { workspaceId: workspaceOf(ctx.actor) }, orderBy: { createdAt: "desc" } });
   return {

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { AppError } from "@/lib/domain/errors";
-import { actorLabel, hasRole, requireRole, workspaceOf, type Ctx, type Role } from "./context";
+import { actorLabel, hasRole, requireRole, workspaceOf, type RequestCtx, type Role } from "./context";
 
 const ROLES = ["owner", "admin", "member", "viewer"] as const satisfies readonly Role[];
 
@@ -27,18 +27,18 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   return r.data;
 }
 
-function requireGrantable(ctx: Ctx, role: Role) {
+function requireGrantable(ctx: RequestCtx, role: Role) {
   if (!hasRole(ctx.actor, role)) throw new AppError("forbidden", `Only an ${role === "owner" ? "owner" : "admin or owner"} can grant the ${role} role.`);
 }
 
-export async function listMembers({ ctx }: { ctx: Ctx }): Promise<{ items: MemberOut[] }> {
+export async function listMembers({ ctx }: { ctx: RequestCtx }): Promise<{ items: MemberOut[] }> {
   requireRole(ctx.actor, "member");
   const rows = await ctx.db.membership.findMany({ where: { workspaceId: workspaceOf(ctx.actor) }, include: { user: true }, orderBy: { createdAt: "asc" } });
   const me = ctx.actor.kind === "user" ? ctx.actor.userId : null;
   return { items: rows.map((m) => ({ email: m.user.email, name: m.user.name, role: m.role, since: m.createdAt.toISOString(), you: m.userId === me })) };
 }
 
-export async function addMember({ ctx, input }: { ctx: Ctx; input: unknown }): Promise<MemberOut> {
+export async function addMember({ ctx, input }: { ctx: RequestCtx; input: unknown }): Promise<MemberOut> {
   requireRole(ctx.actor, "admin");
   const data = parse(addMemberSchema, input);
   requireGrantable(ctx, data.role);
@@ -57,18 +57,18 @@ export async function addMember({ ctx, input }: { ctx: Ctx; input: unknown }): P
   return { email: membership.user.email, name: membership.user.name, role: membership.role, since: membership.createdAt.toISOString(), you: false };
 }
 
-async function getMembershipOrThrow(ctx: Ctx, email: string) {
+async function getMembershipOrThrow(ctx: RequestCtx, email: string) {
   const workspaceId = workspaceOf(ctx.actor);
   const m = await ctx.db.membership.findFirst({ where: { workspaceId, user: { email: email.trim().toLowerCase() } }, include: { user: true } });
   if (!m) throw new AppError("not_found", `${email} is not a member of this workspace.`);
   return m;
 }
 
-async function ownersLeft(ctx: Ctx, workspaceId: string): Promise<number> {
+async function ownersLeft(ctx: RequestCtx, workspaceId: string): Promise<number> {
   return ctx.db.membership.count({ where: { workspaceId, role: "owner" } });
 }
 
-export async function changeMemberRole({ ctx, email, role }: { ctx: Ctx; email: string; role: unknown }): Promise<MemberOut> {
+export async function changeMemberRole({ ctx, email, role }: { ctx: RequestCtx; email: string; role: unknown }): Promise<MemberOut> {
   requireRole(ctx.actor, "admin");
   const next = parse(z.enum(ROLES), role);
   const m = await getMembershipOrThrow(ctx, email);
@@ -80,7 +80,7 @@ export async function changeMemberRole({ ctx, email, role }: { ctx: Ctx; email: 
   return { email: updated.user.email, name: updated.user.name, role: updated.role, since: updated.createdAt.toISOString(), you: ctx.actor.kind === "user" && ctx.actor.userId === m.userId };
 }
 
-export async function removeMember({ ctx, email }: { ctx: Ctx; email: string }): Promise<void> {
+export async function removeMember({ ctx, email }: { ctx: RequestCtx; email: string }): Promise<void> {
   requireRole(ctx.actor, "admin");
   const m = await getMembershipOrThrow(ctx, email);
   if (m.role === "owner" && !hasRole(ctx.actor, "owner")) throw new AppError("forbidden", "Only an owner can remove an owner.");

@@ -5,7 +5,7 @@
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import type { DeliveryStats } from "@/lib/domain/insights";
 import { compareTags, likeGroupKey, parseTag } from "@/lib/domain/versions";
-import { requireRole, workspaceOf, type Ctx } from "./context";
+import { requireRole, workspaceOf, type RequestCtx } from "./context";
 import { describeService } from "./describe-service";
 import { loadArrivalIndex } from "./delivery-arrivals";
 import { listDrifts } from "./drift/list-drifts";
@@ -60,11 +60,11 @@ const REASON_RANK: Record<string, { rank: number; what: string }> = {
   patch: { rank: 7, what: "Patch release behind" },
 };
 
-export async function getMonthlyReport({ ctx, month }: { ctx: Ctx; month: string }): Promise<MonthlyReport> {
+export async function getMonthlyReport({ ctx, month }: { ctx: RequestCtx; month: string }): Promise<MonthlyReport> {
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   const range = monthRange(month)!;
-  const now = ctx.now();
+  const now = ctx.now;
   const to = new Date(Math.min(range.to.getTime(), now.getTime()));
   const [facts, targets, arrivalIndex, updates, drifts, matrix] = await Promise.all([
     loadServiceFacts(ctx.db, workspaceId),
@@ -127,7 +127,7 @@ export async function getMonthlyReport({ ctx, month }: { ctx: Ctx; month: string
 }
 
 async function newReleases(
-  ctx: Ctx, workspaceId: string, facts: Awaited<ReturnType<typeof loadServiceFacts>>, matrix: Awaited<ReturnType<typeof getMatrix>>, from: Date, to: Date,
+  ctx: RequestCtx, workspaceId: string, facts: Awaited<ReturnType<typeof loadServiceFacts>>, matrix: Awaited<ReturnType<typeof getMatrix>>, from: Date, to: Date,
 ): Promise<MonthlyReport["releases"]> {
   const byName = new Map(matrix.services.map((s) => [s.name, s] as const));
   const lines = new Map<string, { serviceId: string; name: string; repository: string; groups: Set<string> }>();

@@ -9,7 +9,7 @@ import { sqlStateOf } from "@/lib/db/errors";
 import { AppError } from "@/lib/domain/errors";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import { isMovingTag, isVersionTag } from "@/lib/domain/versions";
-import { requireAgent, type Ctx } from "./context";
+import { requireAgent, type RequestCtx } from "./context";
 import { requestWorkspaceDrift } from "./drift/evaluate-workspace";
 import { recordRegistryResults } from "./record-registry-results";
 import { upstreamRepositoriesInsert } from "./upstream/ensure-repositories";
@@ -71,7 +71,7 @@ function sameWorkload(run: Omit<OpenRun, "from">, w: Workload): boolean {
 }
 
 /** `evaluateDrift: false` stores the report only (bulk loads evaluate once at the end). */
-export async function recordAgentReport({ ctx, report, evaluateDrift = true }: { ctx: Ctx; report: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
+export async function recordAgentReport({ ctx, report, evaluateDrift = true }: { ctx: RequestCtx; report: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
   const agent = requireAgent(ctx.actor);
   const workspaceId = agent.workspaceId;
   // The repositories its main containers run are registered with the history it opens, in the same statement.
@@ -82,7 +82,7 @@ export async function recordAgentReport({ ctx, report, evaluateDrift = true }: {
   // Drift follows what the report changed, evaluated right after it and shared by a burst of reports;
   // the 202 does not wait for it (reads in this process do: see driftSettled).
   if (evaluateDrift && (outcome.changed || (report.registry_results.length > 0 && outcome.ignored === null))) {
-    requestWorkspaceDrift({ db: ctx.db, config: ctx.config, now: ctx.now() }, workspaceId);
+    requestWorkspaceDrift({ db: ctx.db, config: ctx.config, now: ctx.now }, workspaceId);
   }
   return outcome;
 }
@@ -106,11 +106,11 @@ const MAX_ATTEMPTS = 50;
  *    under a row lock held across both, and a failure stores nothing of the report's history.
  */
 export async function applyTargetReport(
-  ctx: Pick<Ctx, "db" | "now">, workspaceId: string, report: AgentReport, agentKeyId: string | null, opts: { serverRegistries?: readonly string[] } = {},
+  ctx: Pick<RequestCtx, "db" | "now">, workspaceId: string, report: AgentReport, agentKeyId: string | null, opts: { serverRegistries?: readonly string[] } = {},
 ): Promise<ReportOutcome> {
   const observedAt = new Date(report.observed_at);
   const fingerprint = reportFingerprint(report);
-  const now = ctx.now();
+  const now = ctx.now;
   const base = { accepted: true as const, target: report.target.name, environment: report.environment };
   const input: ReportInput = { workspaceId, report, agentKeyId, fingerprint, observedAt, now };
 

@@ -2,12 +2,12 @@
 // digests and resolved moving tags, kept as that workspace's own repository.
 import type { RegistryResult } from "@/lib/agent/report";
 import { parseImageRef } from "@/lib/domain/image-ref";
-import type { Ctx } from "./context";
+import type { RequestCtx } from "./context";
 
 const DAY_MS = 86_400_000;
 
-export async function recordRegistryResults({ ctx, workspaceId, results }: { ctx: Ctx; workspaceId: string; results: RegistryResult[] }): Promise<void> {
-  const now = ctx.now();
+export async function recordRegistryResults({ ctx, workspaceId, results }: { ctx: RequestCtx; workspaceId: string; results: RegistryResult[] }): Promise<void> {
+  const now = ctx.now;
   for (const result of results) {
     const ref = parseImageRef(result.repository);
     if (!ref) continue;

@@ -9,7 +9,7 @@ import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { listAcks } from "./acks";
 import { badgeViews, type BadgeView } from "./badges";
 import { catalogFor } from "./catalog-lookup";
-import { workspaceOf, type Ctx } from "./context";
+import { workspaceOf, type RequestCtx } from "./context";
 import type { ServiceOut } from "./describe-service";
 import { listDrifts } from "./drift/list-drifts";
 import { getMatrix } from "./get-matrix";
@@ -59,10 +59,10 @@ function releaseSourceOf(service: ServiceOut): ReleaseSource {
   };
 }
 
-export async function getServiceDetail({ ctx, name }: { ctx: Ctx; name: string }): Promise<ServiceDetail> {
+export async function getServiceDetail({ ctx, name }: { ctx: RequestCtx; name: string }): Promise<ServiceDetail> {
   const workspaceId = workspaceOf(ctx.actor);
   const service = await getServiceOrThrow({ ctx, name });
-  const since = new Date(ctx.now().getTime() - HISTORY_DAYS * 86_400_000).toISOString();
+  const since = new Date(ctx.now.getTime() - HISTORY_DAYS * 86_400_000).toISOString();
   const [matrix, history, drifts, acks, serviceRow] = await Promise.all([
     getMatrix({ ctx, query: { q: name } }),
     listHistory({ ctx, query: { service: name, since } }),

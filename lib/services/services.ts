@@ -6,12 +6,12 @@ import { Prisma } from "@/lib/db/client";
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { AppError } from "@/lib/domain/errors";
 import { mergePolicy, type Policy } from "@/lib/domain/policy";
-import { actorLabel, requireRole, workspaceOf, type Ctx } from "./context";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "./context";
 import { describeService, type ServiceOut } from "./describe-service";
 import { ensureUpstreamRepositories } from "./upstream/ensure-repositories";
 import { validatePolicy } from "./validate-policy";
 
-export async function listServices({ ctx, team }: { ctx: Ctx; team?: string }): Promise<{ items: ServiceOut[] }> {
+export async function listServices({ ctx, team }: { ctx: RequestCtx; team?: string }): Promise<{ items: ServiceOut[] }> {
   const workspaceId = workspaceOf(ctx.actor);
   const facts = await loadServiceFacts(ctx.db, workspaceId);
   return {
@@ -19,14 +19,14 @@ export async function listServices({ ctx, team }: { ctx: Ctx; team?: string }): 
   };
 }
 
-export async function getServiceOrThrow({ ctx, name }: { ctx: Ctx; name: string }): Promise<ServiceOut> {
+export async function getServiceOrThrow({ ctx, name }: { ctx: RequestCtx; name: string }): Promise<ServiceOut> {
   const workspaceId = workspaceOf(ctx.actor);
   const [facts] = await loadServiceFacts(ctx.db, workspaceId, [name]);
   if (!facts) throw new AppError("not_found", `Service ${name} was not found.`);
   return describeService(facts, { gitlabUrl: ctx.config.gitlabUrl });
 }
 
-export async function createService({ ctx, input }: { ctx: Ctx; input: z.infer<typeof createServiceSchema> }): Promise<ServiceOut> {
+export async function createService({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof createServiceSchema> }): Promise<ServiceOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const policy = input.policy ? validatePolicy(input.policy, { gitlabUrl: ctx.config.gitlabUrl }) : null;
@@ -36,16 +36,16 @@ export async function createService({ ctx, input }: { ctx: Ctx; input: z.infer<t
     await tx.service.create({
       data: {
         workspaceId, name: input.name, team: input.team ?? null, application: input.application ?? null,
-        repository: input.repository ?? null, policy: (policy ?? undefined) as Prisma.InputJsonValue | undefined, checkDueAt: ctx.now(),
+        repository: input.repository ?? null, policy: (policy ?? undefined) as Prisma.InputJsonValue | undefined, checkDueAt: ctx.now,
       },
     });
     await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "service.created", subject: input.name } });
   });
-  if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now());
+  if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now);
   return getServiceOrThrow({ ctx, name: input.name });
 }
 
-export async function updateService({ ctx, name, input }: { ctx: Ctx; name: string; input: z.infer<typeof updateServiceSchema> }): Promise<ServiceOut> {
+export async function updateService({ ctx, name, input }: { ctx: RequestCtx; name: string; input: z.infer<typeof updateServiceSchema> }): Promise<ServiceOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const service = await ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
@@ -67,13 +67,13 @@ export async function updateService({ ctx, name, input }: { ctx: Ctx; name: stri
         repository: input.repository,
         ...(policy === undefined ? {} : { policy: policy === null ? Prisma.DbNull : (policy as Prisma.InputJsonValue) }),
         // A new repository or policy is worth a check within the minute.
-        ...(repositoryChanged || policy !== undefined ? { checkDueAt: ctx.now() } : {}),
+        ...(repositoryChanged || policy !== undefined ? { checkDueAt: ctx.now } : {}),
       },
     });
     await tx.auditEntry.create({
       data: { workspaceId, actor: actorLabel(ctx.actor), action: "service.updated", subject: name, data: input as Prisma.InputJsonValue },
     });
   });
-  if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now());
+  if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now);
   return getServiceOrThrow({ ctx, name });
 }

@@ -5,12 +5,12 @@ import type { createComposeTargetSchema, targetSchema } from "@/lib/services/tar
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { checkDestination, systemResolve, type Resolve } from "@/lib/net/destination";
-import { actorLabel, hasRole, requireRole, workspaceOf, type Ctx } from "./context";
+import { actorLabel, hasRole, requireRole, workspaceOf, type RequestCtx } from "./context";
 
 type TargetOut = z.infer<typeof targetSchema>;
 type ComposeConfig = { repository_url?: string; branch?: string; paths?: string[] };
 
-export async function listTargets({ ctx }: { ctx: Ctx }): Promise<{ items: TargetOut[] }> {
+export async function listTargets({ ctx }: { ctx: RequestCtx }): Promise<{ items: TargetOut[] }> {
   const workspaceId = workspaceOf(ctx.actor);
   const rows = await ctx.db.target.findMany({
     where: { workspaceId },
@@ -57,7 +57,7 @@ function repositoryHost(url: string): string | null {
  * one, is refused unless an admin adds it. A name that does not resolve now is
  * accepted (the refresh reports it).
  */
-async function checkRepositoryHost(ctx: Ctx, url: string, resolve: Resolve): Promise<void> {
+async function checkRepositoryHost(ctx: RequestCtx, url: string, resolve: Resolve): Promise<void> {
   const host = repositoryHost(url);
   if (host === null) return;
   try {
@@ -68,7 +68,7 @@ async function checkRepositoryHost(ctx: Ctx, url: string, resolve: Resolve): Pro
   }
 }
 
-export async function createComposeTarget({ ctx, input, resolve = systemResolve }: { ctx: Ctx; input: z.infer<typeof createComposeTargetSchema>; resolve?: Resolve }): Promise<TargetOut> {
+export async function createComposeTarget({ ctx, input, resolve = systemResolve }: { ctx: RequestCtx; input: z.infer<typeof createComposeTargetSchema>; resolve?: Resolve }): Promise<TargetOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   checkRepositoryUrl(input.repository_url);
@@ -84,7 +84,7 @@ export async function createComposeTarget({ ctx, input, resolve = systemResolve 
     if (exists) throw new AppError("conflict", `Target ${name} already exists.`);
     const config = { repository_url: input.repository_url, branch: input.branch, paths: input.paths };
     const t = await tx.target.create({
-      data: { workspaceId, environmentId: env.id, name, kind: "compose_git", config: config as Prisma.InputJsonValue, refreshDueAt: ctx.now() },
+      data: { workspaceId, environmentId: env.id, name, kind: "compose_git", config: config as Prisma.InputJsonValue, refreshDueAt: ctx.now },
       include: { environment: { select: { name: true } } },
     });
     await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "target.created", subject: name, data: config } });

@@ -23,7 +23,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded"
 import { migrateDatabase } from "@/lib/db/migrate";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { createApiToken } from "@/lib/services/create-api-token";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { routeEvents } from "@/lib/services/notifications/route-events";
 import { createRule } from "@/lib/services/notifications/rules";
@@ -212,7 +212,7 @@ describe("driftwatch backup and restore", () => {
     const db = createDb(external.url, { max: 1 });
     try {
       const ws = await db.workspace.findFirstOrThrow();
-      const ctx: Ctx = { db, config: loadConfig({}), now: () => new Date(), actor: { kind: "system", workspaceId: ws.id } };
+      const ctx: RequestCtx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId: ws.id } };
       await createApiToken({ ctx, input: { name: "after-restore", role: "viewer" } });
       const maxAudit = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM audit_log`);
       expect(Number(maxAudit[0]!.n)).toBeGreaterThanOrEqual(source.audit_log!.length);
@@ -376,7 +376,7 @@ describe("a failed migration", () => {
 async function seed(db: Db, baseUrl: string) {
   const name = "backup-acme";
   const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@example.test`, password: "password-123" });
-  const ctx: Ctx = { db, config: loadConfig({}), now: () => new Date(), actor: { kind: "system", workspaceId } };
+  const ctx: RequestCtx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   const member = (await createApiToken({ ctx, input: { name: "member", role: "member" } })).value;
   const viewer = (await createApiToken({ ctx, input: { name: "viewer", role: "viewer" } })).value;
   const agentKey = (await createAgentKey({ ctx, input: { name: "agent" } })).value;

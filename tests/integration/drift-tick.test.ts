@@ -11,7 +11,7 @@ import { createRegistryClient } from "@/lib/adapters/registries/client";
 import type { AgentReport } from "@/lib/agent/report";
 import { loadConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { MARKER_MAX_AGE_MS } from "@/lib/services/drift/evaluation-marker";
@@ -31,7 +31,7 @@ let scratch: ScratchDb;
 let db: Db;
 let config: Config;
 let clock = T0;
-let agent: Ctx;
+let agent: RequestCtx;
 let workspaceId: string;
 let observed = 0;
 let checks: CheckDeps;
@@ -71,7 +71,7 @@ beforeAll(async () => {
     },
   };
   ({ workspaceId } = await setupWorkspace({ db }, { workspace: "tick", email: "tick@example.test", password: `pw-${randomUUID()}` }));
-  const system: Ctx = { db, config, now, actor: { kind: "system", workspaceId } };
+  const system: RequestCtx = { db, config, get now() { return new Date(clock); }, actor: { kind: "system", workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   agent = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };
 }, 120_000);

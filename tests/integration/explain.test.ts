@@ -16,7 +16,7 @@ import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Actor, Ctx } from "@/lib/services/context";
+import type { Actor, RequestCtx } from "@/lib/services/context";
 import { getServiceBadges } from "@/lib/services/badges";
 import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/delivery-charts";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
@@ -180,7 +180,7 @@ describe("query plans on a seeded fleet", () => {
   it("plans every hot query without a sequential scan over a large table", async () => {
     const config = loadConfig({ DRIFTWATCH_EOL: "true" });
     const viewer: Actor = { kind: "token", tokenId: "explain", workspaceId, role: "member" };
-    const ctx: Ctx = { db, now: () => now, config, actor: viewer };
+    const ctx: RequestCtx = { db, now, config, actor: viewer };
     const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
     const service = "svc-0042";
 

@@ -1,4 +1,4 @@
-// A clock jump: the server's `now` (Ctx.now, the scheduler's deps.now) set
+// A clock jump: the server's `now` (RequestCtx.now, the scheduler's deps.now) set
 // forwards, then back, while reports, drift evaluation, acknowledgements,
 // upstream checks and the notification outbox carry on. History follows the
 // runtime's own clock and is untouched; nothing is reopened or emitted twice;
@@ -15,7 +15,7 @@ import { createRegistryClient } from "@/lib/adapters/registries/client";
 import { loadConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { createAck } from "@/lib/services/acks";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
@@ -42,8 +42,8 @@ let scratch: ScratchDb;
 let db: Db;
 let clock = T0;
 let config: Config;
-let system: Ctx;
-let agent: Ctx;
+let system: RequestCtx;
+let agent: RequestCtx;
 let deps: CheckDeps;
 let workspaceId: string;
 let receiver: http.Server;
@@ -113,7 +113,7 @@ beforeAll(async () => {
     },
   };
   ({ workspaceId } = await setupWorkspace({ db }, { workspace: "clock", email: "clock@example.test", password: `pw-${randomUUID()}` }));
-  system = { db, config, now, actor: { kind: "system", workspaceId } };
+  system = { db, config, get now() { return new Date(clock); }, actor: { kind: "system", workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   agent = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };
   const port = (receiver.address() as AddressInfo).port;

@@ -16,7 +16,7 @@ import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { createRule } from "@/lib/services/notifications/rules";
 import { setupWorkspace } from "@/lib/services/setup-workspace";
@@ -78,7 +78,7 @@ async function restartPostgres() {
 
 async function workspace(name: string) {
   const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@faults.test`, password: "faults-password" });
-  const ctx: Ctx = { db, config: loadConfig({ ...serverEnv() }), now: () => new Date(), actor: { kind: "system", workspaceId } };
+  const ctx: RequestCtx = { db, config: loadConfig({ ...serverEnv() }), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   const agentKey = (await createAgentKey({ ctx, input: { name: `agent-${name}` } })).value;
   return { id: workspaceId, agentKey, ctx };
 }

@@ -181,7 +181,7 @@ beforeAll(async () => {
   };
 
   ({ workspaceId } = await setupWorkspace({ db }, { workspace: "faults", email: "faults@example.test", password: `pw-${randomUUID()}` }));
-  const system = { db, config, now: () => new Date(clock), actor: { kind: "system" as const, workspaceId } };
+  const system = { db, config, get now() { return new Date(clock); }, actor: { kind: "system" as const, workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   await recordAgentReport({
     ctx: { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } },

@@ -1,15 +1,15 @@
 // Who may add people, change roles and remove them; the last owner stays.
 import { beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/domain/errors";
-import type { Ctx, Role } from "@/lib/services/context";
+import type { RequestCtx, Role } from "@/lib/services/context";
 import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/services/members";
 import { signInWithPassword } from "@/lib/services/sign-in";
 import { makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 
 let ws: TestWorkspace;
-let owner: Ctx;
+let owner: RequestCtx;
 
-async function asUser(email: string, role: Role): Promise<Ctx> {
+async function asUser(email: string, role: Role): Promise<RequestCtx> {
   const user = await testDb().user.findUniqueOrThrow({ where: { email } });
   return { ...ws.ctx, actor: { kind: "user", userId: user.id, email, workspaceId: ws.id, role } };
 }

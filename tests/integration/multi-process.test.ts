@@ -27,7 +27,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded"
 import { migrateDatabase } from "@/lib/db/migrate";
 import { SHARED_AUTH_SECRET_KEY } from "@/lib/server/auth-secret";
 import { resetBadgeKey } from "@/lib/services/badges";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { createAgentKey } from "@/lib/services/create-agent-key";
 import { createApiToken } from "@/lib/services/create-api-token";
 import { createRule } from "@/lib/services/notifications/rules";
@@ -58,7 +58,7 @@ let eol: ReplayServer;
 let receiver: http.Server;
 const hits: Hit[] = [];
 let hookUrl: string;
-let ctx: Ctx;
+let ctx: RequestCtx;
 let owner: { email: string; password: string };
 let member: string;
 let agentKey: string;
@@ -169,7 +169,7 @@ beforeAll(async () => {
 
   owner = { email: "owner@multi.test", password: "a-password-for-two-servers" };
   const { workspaceId } = await setupWorkspace({ db }, { workspace: "multi", email: owner.email, password: owner.password });
-  ctx = { db, config: loadConfig({}), now: () => new Date(), actor: { kind: "system", workspaceId } };
+  ctx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   member = (await createApiToken({ ctx, input: { name: "member", role: "member" } })).value;
   agentKey = (await createAgentKey({ ctx, input: { name: "agents" } })).value;
   await createRule({ ctx, input: { name: "hook", channel: "webhook", config: { url: hookUrl, secret: "a-webhook-secret-of-some-length" }, allow_private: true } });

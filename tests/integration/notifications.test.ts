@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { sendNotification, verifyWebhookSignature, type SendNotificationInput } from "@/lib/adapters/channels";
 import { createDb } from "@/lib/db/client";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { deliverDue, leaseDueDeliveries } from "@/lib/services/notifications/deliver";
 import { listDeliveries } from "@/lib/services/notifications/list-deliveries";
 import { routeEvents } from "@/lib/services/notifications/route-events";
@@ -220,7 +220,7 @@ describe("e-mail through a real SMTP server", () => {
 
   it("sends one mail per event, retrying a deferred one", async () => {
     const ws = await makeWorkspace("notify-email");
-    const ctx: Ctx = { ...ws.ctx, config: { ...ws.ctx.config, smtpUrl: `smtp://127.0.0.1:${port}` } };
+    const ctx: RequestCtx = { ...ws.ctx, config: { ...ws.ctx.config, smtpUrl: `smtp://127.0.0.1:${port}` } };
     const rule = await createRule({ ctx, input: { name: "ops mail", channel: "email", config: { to: ["ops@example.test"] }, kinds: ["inconsistent"] } });
     await makeDrift(ws, ["mail-a", "mail-b"]);
     await routeEvents({ db: testDb(), now: new Date() });

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { getWeeklyArrivals } from "@/lib/services/delivery-charts";
 import { getDelivery } from "@/lib/services/insights/delivery";
 import { getMonthlyReport } from "@/lib/services/monthly-report";
@@ -88,7 +88,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function figures(ctx: Ctx) {
+async function figures(ctx: RequestCtx) {
   const months = [monthOf(ago(480)), monthOf(ago(400)), monthOf(ago(200)), monthOf(ago(40))];
   const reports = [];
   for (const month of months) {
@@ -100,7 +100,7 @@ async function figures(ctx: Ctx) {
 
 describe("retention", () => {
   it("removes exactly the old closed history, drift and delivered events, and keeps the delivery figures", async () => {
-    const ctx: Ctx = { db, config, now: () => NOW, actor: { kind: "system", workspaceId } };
+    const ctx: RequestCtx = { db, config, now: NOW, actor: { kind: "system", workspaceId } };
     const cutoff = retentionCutoffs(config, NOW).history!;
     expect(cutoff.toISOString()).toBe(ago(455).toISOString());
 

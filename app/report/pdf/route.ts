@@ -12,7 +12,7 @@ export async function GET(req: Request): Promise<Response> {
   const { ctx, workspaceName } = await requirePageSession();
   const url = new URL(req.url);
   const raw = url.searchParams.get("month") ?? "";
-  const month = monthRange(raw) ? raw : currentMonth(ctx.now());
+  const month = monthRange(raw) ? raw : currentMonth(ctx.now);
   // The server's own address as this request reached it: the page rendered is ours, never another host.
   const page = new URL(`/report?month=${month}`, url.origin).toString();
   const pdf = await renderPdf(page, req.headers.get("cookie"));

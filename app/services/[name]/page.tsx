@@ -53,7 +53,7 @@ export default async function ServicePage({ params }: { params: Params }) {
     if (err instanceof AppError && err.code === "not_found") notFound();
     throw err;
   });
-  const now = ctx.now();
+  const now = ctx.now;
   const isMember = hasRole(ctx.actor, "member");
   const addresses = isMember ? await listBadgeAddresses({ ctx, name, environments: (detail.row?.cells ?? []).map((c) => c.environment) }) : null;
   const { service } = detail;

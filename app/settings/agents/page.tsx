@@ -22,7 +22,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
   const flash = await readFlash(searchParams);
   const isAdmin = hasRole(ctx.actor, "admin");
   const [keys, targets] = await Promise.all([isAdmin ? listAgentKeys({ ctx }) : Promise.resolve(null), listTargets({ ctx })]);
-  const now = ctx.now();
+  const now = ctx.now;
   const runtimes = targets.items.filter((t) => t.kind !== "compose_git");
   return (
     <SettingsFrame current="agents" workspace={workspaceName} email={ctx.actor.email}>

@@ -15,7 +15,7 @@ export default async function ComposePage() {
   const { ctx, workspaceName } = await requirePageSession();
   const [targets, envs] = await Promise.all([listTargets({ ctx }), listEnvironments({ ctx })]);
   const compose = targets.items.filter((t) => t.kind === "compose_git");
-  const now = ctx.now();
+  const now = ctx.now;
   return (
     <SettingsFrame current="compose" workspace={workspaceName} email={ctx.actor.email}>
       <div className="page-head">

@@ -17,7 +17,7 @@ function fakeCtx() {
       return [{ snapshot: state.snapshot }];
     },
   } as unknown as Db;
-  return { state, ctx: { db, now: () => new Date(state.now) } };
+  return { state, ctx: { db, get now() { return new Date(state.now); } } };
 }
 
 function counter() {

@@ -19,7 +19,7 @@
 // the two snapshots; if none did, the result is answered (and relabelled).
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
-import type { Ctx } from "../context";
+import type { RequestCtx } from "../context";
 
 export const INSIGHTS_CACHE_TTL_MS = 30_000;
 // Whole-workspace results can be megabytes: keep few.
@@ -95,7 +95,7 @@ export type Freshness<T> = {
  * while a fresh one is computed (see Freshness).
  */
 export async function cachedInsight<T>(
-  ctx: Pick<Ctx, "db" | "now" | "snapshot">,
+  ctx: Pick<RequestCtx, "db" | "now" | "snapshot">,
   key: string,
   compute: () => Promise<T>,
   freshness: Freshness<T> = {},
@@ -104,9 +104,9 @@ export async function cachedInsight<T>(
   if (mine === null) return compute();
   for (;;) {
     const hit = entries.get(key);
-    const expired = hit !== undefined && hit.strict && ctx.now().getTime() >= hit.staleAt;
+    const expired = hit !== undefined && hit.strict && ctx.now.getTime() >= hit.staleAt;
     if (hit !== undefined && !expired && (covers(hit.label, mine) || (await unchangedFor(ctx, key, hit, mine)))) {
-      if (ctx.now().getTime() >= hit.staleAt && !hit.refreshing && !running.has(key)) {
+      if (ctx.now.getTime() >= hit.staleAt && !hit.refreshing && !running.has(key)) {
         hit.refreshing = true;
         void start(ctx, key, compute, freshness).catch(() => (hit.refreshing = false));
       }
@@ -127,13 +127,13 @@ export async function cachedInsight<T>(
  * `mine` would give. One query, shared by the requests that read the same
  * snapshot. A result too old for the noted writes to reach back to is not checked.
  */
-async function unchangedFor(ctx: Pick<Ctx, "db" | "now">, key: string, entry: Entry, mine: Snapshot): Promise<boolean> {
-  if (ctx.now().getTime() - entry.confirmedAt > INSIGHT_WRITES_KEPT_MS / 2) return false;
+async function unchangedFor(ctx: Pick<RequestCtx, "db" | "now">, key: string, entry: Entry, mine: Snapshot): Promise<boolean> {
+  if (ctx.now.getTime() - entry.confirmedAt > INSIGHT_WRITES_KEPT_MS / 2) return false;
   if (!(await checkOnce(ctx.db, entry, entry.label, mine))) return false;
   // Later requests with this snapshot (or one it covers) need no query.
   if (covers(mine, entry.label) && entries.get(key) === entry) {
     entry.label = mine;
-    entry.confirmedAt = ctx.now().getTime();
+    entry.confirmedAt = ctx.now.getTime();
   }
   return true;
 }
@@ -176,8 +176,8 @@ export async function pruneInsightWrites(db: Db): Promise<number> {
  * Computes `key` as its only computation, labelled with a snapshot read first:
  * it covers every request that read its own before, so all of them share it.
  */
-async function start<T>(ctx: Pick<Ctx, "db" | "now">, key: string, compute: () => Promise<T>, freshness: Freshness<T>): Promise<T> {
-  const at = ctx.now().getTime();
+async function start<T>(ctx: Pick<RequestCtx, "db" | "now">, key: string, compute: () => Promise<T>, freshness: Freshness<T>): Promise<T> {
+  const at = ctx.now.getTime();
   const label = currentSnapshot(ctx.db);
   const value = label.then(() => compute());
   const run: Running = { label, value, check: null };

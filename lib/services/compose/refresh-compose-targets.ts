@@ -5,8 +5,7 @@
 import path from "node:path";
 import { readComposeFromGit } from "@/lib/adapters/compose-git/read-compose-from-git";
 import type { AgentReport } from "@/lib/agent/report";
-import type { Config } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
+import type { TickCtx } from "../context";
 import { applyTargetReport, splitImage } from "../record-agent-report";
 import { ensureUpstreamRepositories } from "../upstream/ensure-repositories";
 
@@ -16,8 +15,8 @@ type ComposeConfig = { repository_url: string; branch: string; paths: string[] }
 
 export type ComposeRefreshOutcome = { target: string; ok: boolean; commit?: string; changed?: boolean; error?: string };
 
-export async function refreshComposeTargets(deps: { db: Db; config: Config; now: () => Date }, opts: { limit?: number; targetIds?: string[] } = {}): Promise<ComposeRefreshOutcome[]> {
-  const now = deps.now();
+export async function refreshComposeTargets({ ctx: deps, input: opts = {} }: { ctx: TickCtx; input?: { limit?: number; targetIds?: string[] } }): Promise<ComposeRefreshOutcome[]> {
+  const now = deps.now;
   const lease = new Date(now.getTime() + COMPOSE_REFRESH_MS);
   const forced = opts.targetIds ?? null;
   const due = await deps.db.$queryRaw<{ id: string; workspace_id: string; name: string; config: ComposeConfig; environment: string }[]>`

@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import type { deliveryQuerySchema, deliverySchema } from "@/lib/services/notifications/schemas";
 import type { NotificationPayload } from "@/lib/domain/notifications";
-import { requireRole, type Ctx } from "../context";
+import { requireRole, type RequestCtx } from "../context";
 import { getRuleRowOrThrow } from "./rules";
 
 type DeliveryOut = z.infer<typeof deliverySchema>;
@@ -14,7 +14,7 @@ function summaryOf(payload: NotificationPayload | null): string {
   return `${payload.service} in ${payload.environment} (${payload.kind})`;
 }
 
-export async function listDeliveries({ ctx, id, query }: { ctx: Ctx; id: string; query: z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
+export async function listDeliveries({ ctx, id, query }: { ctx: RequestCtx; id: string; query: z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
   requireRole(ctx.actor, "admin");
   const rule = await getRuleRowOrThrow(ctx, id);
   const rows = await ctx.db.delivery.findMany({

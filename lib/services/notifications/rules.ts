@@ -13,7 +13,7 @@ import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { ruleFilterSchema } from "@/lib/domain/notifications";
 import { parseDestination } from "@/lib/net/destination";
-import { actorLabel, hasRole, requireRole, workspaceOf, type Ctx } from "../context";
+import { actorLabel, hasRole, requireRole, workspaceOf, type RequestCtx } from "../context";
 
 export type RuleOut = z.infer<typeof ruleSchema>;
 
@@ -82,7 +82,7 @@ export function toRuleOut(row: RuleRow): RuleOut {
 }
 
 /** The channel settings, parsed, with the destination checked without DNS (it is checked again at send time). */
-function validateConfig(ctx: Ctx, channel: Channel, config: unknown, allowPrivate: boolean): Record<string, unknown> {
+function validateConfig(ctx: RequestCtx, channel: Channel, config: unknown, allowPrivate: boolean): Record<string, unknown> {
   const parsed = CHANNEL_CONFIG_SCHEMAS[channel].safeParse(config);
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => ({ pointer: `/config${i.path.map((p) => `/${String(p)}`).join("")}`, detail: i.message }));
@@ -98,32 +98,32 @@ function validateConfig(ctx: Ctx, channel: Channel, config: unknown, allowPrivat
   return data;
 }
 
-function requireAdminFor(ctx: Ctx, allowPrivate: boolean): void {
+function requireAdminFor(ctx: RequestCtx, allowPrivate: boolean): void {
   if (allowPrivate && !hasRole(ctx.actor, "admin")) {
     throw new AppError("forbidden", "Only an admin can allow private-network destinations (allow_private), or change a rule that allows them.");
   }
 }
 
-async function getRuleRowOrThrow(ctx: Ctx, id: string): Promise<RuleRow> {
+async function getRuleRowOrThrow(ctx: RequestCtx, id: string): Promise<RuleRow> {
   const workspaceId = workspaceOf(ctx.actor);
   const row = await ctx.db.notificationRule.findFirst({ where: { id, workspaceId } });
   if (!row) throw new AppError("not_found", "Notification rule not found.");
   return row;
 }
 
-export async function listRules({ ctx }: { ctx: Ctx }): Promise<{ items: RuleOut[] }> {
+export async function listRules({ ctx }: { ctx: RequestCtx }): Promise<{ items: RuleOut[] }> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const rows = await ctx.db.notificationRule.findMany({ where: { workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   return { items: rows.map(toRuleOut) };
 }
 
-export async function getRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<RuleOut> {
+export async function getRule({ ctx, id }: { ctx: RequestCtx; id: string }): Promise<RuleOut> {
   requireRole(ctx.actor, "member");
   return toRuleOut(await getRuleRowOrThrow(ctx, id));
 }
 
-export async function createRule({ ctx, input }: { ctx: Ctx; input: z.infer<typeof createRuleSchema> }): Promise<RuleOut> {
+export async function createRule({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof createRuleSchema> }): Promise<RuleOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const allowPrivate = input.allow_private ?? false;
@@ -134,7 +134,7 @@ export async function createRule({ ctx, input }: { ctx: Ctx; input: z.infer<type
     const created = await tx.notificationRule.create({
       data: {
         workspaceId, name: input.name, channel: input.channel, config: config as Prisma.InputJsonValue,
-        ...filters, allowPrivate, enabled: input.enabled ?? true, createdAt: ctx.now(),
+        ...filters, allowPrivate, enabled: input.enabled ?? true, createdAt: ctx.now,
       },
     });
     await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "notification_rule.created", subject: input.name, data: { id: created.id, channel: input.channel } } });
@@ -143,7 +143,7 @@ export async function createRule({ ctx, input }: { ctx: Ctx; input: z.infer<type
   return toRuleOut(row);
 }
 
-export async function updateRule({ ctx, id, input }: { ctx: Ctx; id: string; input: z.infer<typeof updateRuleSchema> }): Promise<RuleOut> {
+export async function updateRule({ ctx, id, input }: { ctx: RequestCtx; id: string; input: z.infer<typeof updateRuleSchema> }): Promise<RuleOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const current = await getRuleRowOrThrow(ctx, id);
@@ -171,7 +171,7 @@ export async function updateRule({ ctx, id, input }: { ctx: Ctx; id: string; inp
   return toRuleOut(row);
 }
 
-export async function deleteRule({ ctx, id }: { ctx: Ctx; id: string }): Promise<void> {
+export async function deleteRule({ ctx, id }: { ctx: RequestCtx; id: string }): Promise<void> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const current = await getRuleRowOrThrow(ctx, id);

@@ -7,7 +7,7 @@ import type { testSendSchema } from "@/lib/services/notification-rules/schemas";
 import { sendNotification, type SendNotificationInput } from "@/lib/adapters/channels";
 import { buildDriftEventPayload, type DeliveryResult } from "@/lib/domain/notifications";
 import type { Resolve } from "@/lib/net/destination";
-import { requireRole, workspaceOf, type Ctx } from "../context";
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { getRuleRowOrThrow } from "./rules";
 
 type TestSendOut = z.infer<typeof testSendSchema>;
@@ -15,7 +15,7 @@ type TestSendOut = z.infer<typeof testSendSchema>;
 export async function testSendRule({
   ctx, id, send = sendNotification, resolve,
 }: {
-  ctx: Ctx;
+  ctx: RequestCtx;
   id: string;
   send?: (input: SendNotificationInput) => Promise<DeliveryResult>;
   resolve?: Resolve;
@@ -24,7 +24,7 @@ export async function testSendRule({
   const workspaceId = workspaceOf(ctx.actor);
   const rule = await getRuleRowOrThrow(ctx, id);
   const workspace = await ctx.db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { name: true } });
-  const now = ctx.now();
+  const now = ctx.now;
   const testId = `test-${randomUUID()}`;
   const payload = buildDriftEventPayload({
     event: "drift_detected",

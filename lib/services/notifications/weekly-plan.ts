@@ -8,7 +8,7 @@ import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/client";
 import { buildUpgradePlanPayload, type UpgradePlanLine } from "@/lib/domain/notifications";
-import type { Ctx } from "../context";
+import type { RequestCtx } from "../context";
 import { listUpdates } from "../insights/updates";
 
 const DAY_MS = 86_400_000;
@@ -63,7 +63,7 @@ async function emitPlan(deps: WeeklyPlanDeps, workspaceId: string, dedupeKey: st
 
 /** The updates list's open lines (put-off ones left out), most urgent first, read as the workspace itself. */
 async function loadPlanLines(deps: WeeklyPlanDeps, workspaceId: string): Promise<UpgradePlanLine[]> {
-  const ctx: Ctx = { db: deps.db, config: deps.config, now: () => deps.now, actor: { kind: "system", workspaceId } };
+  const ctx: RequestCtx = { db: deps.db, config: deps.config, now: deps.now, actor: { kind: "system", workspaceId } };
   const { items } = await listUpdates({ ctx });
   return items.map((line) => ({
     service: line.service,
