@@ -11,8 +11,8 @@ import { Pagination } from "@/components/matrix/pagination";
 import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@/components/matrix/search-params";
 import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
 import { requirePageSession } from "@/lib/server/session";
-import { getMatrix } from "@/lib/services/get-matrix";
-import { countEnvironments, listTeams } from "@/lib/services/matrix-options";
+import { getMatrix } from "@/lib/services/matrix/get";
+import { countEnvironments, listTeams } from "@/lib/services/matrix/list-teams";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Matrix" };

@@ -16,11 +16,11 @@ import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import type { RequestCtx } from "@/lib/services/context";
-import { createAgentKey } from "@/lib/services/create-agent-key";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
-import { createEnvironment } from "@/lib/services/environments";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createEnvironment } from "@/lib/services/environments/list";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -11,10 +11,10 @@ import { loadConfig, type Config } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
 import type { RequestCtx } from "@/lib/services/context";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startRegistry, type TestRegistry } from "@/tests/support/registry";
 import { startDriftwatch } from "@/tests/support/server";
 

@@ -8,7 +8,7 @@ import { humanizeDuration } from "@/lib/domain/duration";
 import { formatShortDay, parseUtcDay } from "@/lib/render/dates";
 import { renderArrivalsChart, renderDriftTrendChart } from "@/lib/render/charts";
 import { requirePageSession } from "@/lib/server/session";
-import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/delivery-charts";
+import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { getDelivery } from "@/lib/services/insights/delivery";
 
 export const dynamic = "force-dynamic";

@@ -6,7 +6,7 @@ import { formatDay, formatWhen } from "@/components/ui/format";
 import { humanizeDuration } from "@/lib/domain/duration";
 import { requirePageSession } from "@/lib/server/session";
 import { canRenderPdf } from "@/lib/server/pdf";
-import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/monthly-report";
+import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/reports/get-monthly";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Monthly report" };

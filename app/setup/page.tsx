@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/auth";
 import { AppError } from "@/lib/domain/errors";
 import { getServerServices } from "@/lib/server/services";
-import { hasAnyUser, setupWorkspace } from "@/lib/services/setup-workspace";
+import { hasAnyUser, setupWorkspace } from "@/lib/services/workspaces/setup";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Set up" };

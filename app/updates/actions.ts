@@ -4,7 +4,7 @@
 import { redirect } from "next/navigation";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createAck, deleteAck } from "@/lib/services/acks";
+import { createAck, deleteAck } from "@/lib/services/acks/create";
 
 /** Back to the page the form was on (only same-site updates paths), with the outcome. */
 function back(form: FormData, flash: { ok?: string; error?: string }): never {

@@ -10,9 +10,9 @@ import { Pager } from "@/components/ui/pager";
 import { countUpdatesByReason, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
 import { requirePageSession } from "@/lib/server/session";
 import { hasRole } from "@/lib/services/context";
-import { listEnvironments } from "@/lib/services/environments";
+import { listEnvironments } from "@/lib/services/environments/list";
 import { listUpdates } from "@/lib/services/insights/updates";
-import { listTeams } from "@/lib/services/matrix-options";
+import { listTeams } from "@/lib/services/matrix/list-teams";
 import { putOffAction, undoPutOffAction } from "./actions";
 
 export const dynamic = "force-dynamic";

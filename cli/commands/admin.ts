@@ -3,9 +3,9 @@ import type { Command } from "commander";
 import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { ownerCtx, withLocalDb } from "../local";
 import { printJson } from "../output";
 

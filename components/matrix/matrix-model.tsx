@@ -12,7 +12,7 @@ import {
   type Table,
   type TableOptionsResolved,
 } from "@tanstack/react-table";
-import type { getMatrix } from "@/lib/services/get-matrix";
+import type { getMatrix } from "@/lib/services/matrix/get";
 import { MatrixCellView, ServiceHeader, UpstreamView } from "./matrix-cell";
 import type { SortKey } from "./search-params";
 

@@ -1,7 +1,7 @@
 // Upstream: the newest release with its notes, where release notes come
 // from, who checks the repository, and the last check with its error.
 import { formatWhen, When } from "@/components/ui/format";
-import type { ServiceDetail } from "@/lib/services/service-detail";
+import type { ServiceDetail } from "@/lib/services/services/get-detail";
 import { CheckNow } from "./check-now";
 
 const FROM: Record<string, string> = { policy: "set in the policy", catalog: "from the built-in catalog", image_label: "from the image's source label" };

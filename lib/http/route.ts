@@ -11,7 +11,7 @@ import { AppError } from "@/lib/domain/errors";
 import { takeDirectBody } from "@/lib/http/direct-body";
 import { errorToResponse, zodErrors } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
-import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/authenticate";
+import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/sessions/authenticate";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { requireRole, type Actor, type RequestCtx } from "@/lib/services/context";
 

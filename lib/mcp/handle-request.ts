@@ -6,7 +6,7 @@ import { AppError } from "@/lib/domain/errors";
 import { MAX_BODY_BYTES } from "@/lib/http/route";
 import { errorToResponse } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
-import { authenticateBearer } from "@/lib/services/authenticate";
+import { authenticateBearer } from "@/lib/services/sessions/authenticate";
 import { requireRole, type Actor, type RequestCtx } from "@/lib/services/context";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { createMcpServer } from "./server";

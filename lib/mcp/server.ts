@@ -11,11 +11,11 @@ import { AppError } from "@/lib/domain/errors";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { log } from "@/lib/log";
 import type { RequestCtx } from "@/lib/services/context";
-import { getMatrix } from "@/lib/services/get-matrix";
+import { getMatrix } from "@/lib/services/matrix/get";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 import { listUpdates } from "@/lib/services/insights/updates";
-import { getServiceOrThrow } from "@/lib/services/services";
+import { getServiceOrThrow } from "@/lib/services/services/list";
 
 export const MCP_SERVER_INFO = { name: "driftwatch", version: "1.0.0" };
 

@@ -9,9 +9,9 @@ import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { deliverDue } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
-import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
+import { refreshComposeTargets } from "@/lib/services/targets/refresh-compose";
 import { pruneInsightWrites } from "@/lib/services/cache/insights-cache";
-import { retentionTick } from "@/lib/services/retention";
+import { retentionTick } from "@/lib/services/retention/prune";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { getUpstreamClients } from "./upstream-clients";
 

@@ -4,10 +4,10 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "@/auth";
 import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
-import { actorForUser } from "@/lib/services/authenticate";
+import { actorForUser } from "@/lib/services/sessions/authenticate";
 import type { RequestCtx } from "@/lib/services/context";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
-import { hasAnyUser } from "@/lib/services/setup-workspace";
+import { hasAnyUser } from "@/lib/services/workspaces/setup";
 import { getServerServices } from "./services";
 
 export type PageSession = { ctx: RequestCtx & { actor: Extract<RequestCtx["actor"], { kind: "user" }> }; workspaceName: string };

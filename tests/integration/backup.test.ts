@@ -21,13 +21,13 @@ import { NOT_BACKED_UP } from "@/lib/db/backup/schema";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
 import type { RequestCtx } from "@/lib/services/context";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { createRule } from "@/lib/services/notifications/rules";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createRule } from "@/lib/services/notification-rules/list";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startDriftwatch, type RunningServer } from "../support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
-import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
+import { refreshComposeTargets } from "@/lib/services/targets/refresh-compose";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 
 let ws: TestWorkspace;

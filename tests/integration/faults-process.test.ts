@@ -17,9 +17,9 @@ import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import type { RequestCtx } from "@/lib/services/context";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createRule } from "@/lib/services/notifications/rules";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createRule } from "@/lib/services/notification-rules/list";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startRegistry, type TestRegistry } from "../support/registry";
 import { startDriftwatch, type RunningServer } from "../support/server";
 

@@ -2,8 +2,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/domain/errors";
 import type { RequestCtx, Role } from "@/lib/services/context";
-import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/services/members";
-import { signInWithPassword } from "@/lib/services/sign-in";
+import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/services/members/list";
+import { signInWithPassword } from "@/lib/services/sessions/sign-in";
 import { makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 
 let ws: TestWorkspace;

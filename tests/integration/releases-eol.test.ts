@@ -7,7 +7,7 @@ import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
 import { loadConfig } from "@/lib/config";
-import { getMatrix } from "@/lib/services/get-matrix";
+import { getMatrix } from "@/lib/services/matrix/get";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { syncEol } from "@/lib/services/upstream/sync-eol";
 import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";

@@ -13,10 +13,10 @@ import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import type { RequestCtx } from "@/lib/services/context";
-import { getWeeklyArrivals } from "@/lib/services/delivery-charts";
+import { getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { getDelivery } from "@/lib/services/insights/delivery";
-import { getMonthlyReport } from "@/lib/services/monthly-report";
-import { pruneHistory, retentionCutoffs, retentionTick } from "@/lib/services/retention";
+import { getMonthlyReport } from "@/lib/services/reports/get-monthly";
+import { pruneHistory, retentionCutoffs, retentionTick } from "@/lib/services/retention/prune";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-20T12:00:00.000Z");

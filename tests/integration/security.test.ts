@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
-import { revokeAgentKey } from "@/lib/services/agent-keys";
+import { revokeAgentKey } from "@/lib/services/agent-keys/list";
 import { api, baseUrl, makeWorkspace, request, testDb, type TestWorkspace } from "../support/api";
 import { recordSecret } from "../support/secrets";
 import { attemptSignIn, sessionCookie, sessionRequest, someAddress } from "../support/session";

@@ -5,10 +5,10 @@ import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
 import type { RequestCtx } from "@/lib/services/context";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { assertMatchesOpenApi } from "./openapi";
 import { recordSecret } from "./secrets";
 

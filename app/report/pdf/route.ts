@@ -4,7 +4,7 @@
 import { NextResponse } from "next/server";
 import { requirePageSession } from "@/lib/server/session";
 import { renderPdf } from "@/lib/server/pdf";
-import { currentMonth, monthRange } from "@/lib/services/monthly-report";
+import { currentMonth, monthRange } from "@/lib/services/reports/get-monthly";
 
 export const dynamic = "force-dynamic";
 

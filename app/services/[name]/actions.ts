@@ -9,7 +9,7 @@ import { zodErrors } from "@/lib/domain/errors";
 import { log } from "@/lib/log";
 import { requirePageSession } from "@/lib/server/session";
 import { getUpstreamClients } from "@/lib/server/upstream-clients";
-import { updateService } from "@/lib/services/services";
+import { updateService } from "@/lib/services/services/list";
 import { checkRepository } from "@/lib/services/upstream/check-repository";
 import { requestCheck } from "@/lib/services/upstream/request-check";
 import { errorsByField, policyUpdateFromForm, submittedValues, type PolicyFormState } from "./policy-input";

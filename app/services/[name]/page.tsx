@@ -15,9 +15,9 @@ import { NAME_RE } from "@/lib/api/schemas/common";
 import { AppError } from "@/lib/domain/errors";
 import type { DriftKind } from "@/lib/domain/policy";
 import { requirePageSession } from "@/lib/server/session";
-import { listBadgeAddresses } from "@/lib/services/badges";
+import { listBadgeAddresses } from "@/lib/services/badges/get-address";
 import { hasRole } from "@/lib/services/context";
-import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/service-detail";
+import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/services/get-detail";
 
 export const dynamic = "force-dynamic";
 

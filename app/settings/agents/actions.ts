@@ -6,8 +6,8 @@ import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { revokeAgentKey } from "@/lib/services/agent-keys";
-import { createAgentKey } from "@/lib/services/create-agent-key";
+import { revokeAgentKey } from "@/lib/services/agent-keys/list";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
 
 export type CreateAgentKeyState = { value?: string; name?: string; error?: string };
 

@@ -5,9 +5,9 @@ import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { formatWhen, When } from "@/components/ui/format";
 import { requirePageSession } from "@/lib/server/session";
-import { listAgentKeys } from "@/lib/services/agent-keys";
+import { listAgentKeys } from "@/lib/services/agent-keys/list";
 import { hasRole } from "@/lib/services/context";
-import { listTargets } from "@/lib/services/targets";
+import { listTargets } from "@/lib/services/targets/list";
 import { revokeAgentKeyAction } from "./actions";
 import { CreateAgentKeyForm } from "./create-agent-form";
 

@@ -4,8 +4,8 @@ import { SettingsFrame } from "@/components/settings/settings-frame";
 import { When } from "@/components/ui/format";
 import { requirePageSession } from "@/lib/server/session";
 import { hasRole } from "@/lib/services/context";
-import { listEnvironments } from "@/lib/services/environments";
-import { listTargets } from "@/lib/services/targets";
+import { listEnvironments } from "@/lib/services/environments/list";
+import { listTargets } from "@/lib/services/targets/list";
 import { ComposeTargetForm } from "./compose-form";
 
 export const dynamic = "force-dynamic";

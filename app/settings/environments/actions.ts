@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createEnvironment, listEnvironments, updateEnvironment } from "@/lib/services/environments";
+import { createEnvironment, listEnvironments, updateEnvironment } from "@/lib/services/environments/list";
 
 const PATH = "/settings/environments";
 

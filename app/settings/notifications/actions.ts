@@ -8,8 +8,8 @@ import { createRuleSchema } from "@/lib/services/notification-rules/schemas";
 import { AppError } from "@/lib/domain/errors";
 import { zodErrors } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createRule, deleteRule, updateRule } from "@/lib/services/notifications/rules";
-import { testSendRule } from "@/lib/services/notifications/test-send";
+import { createRule, deleteRule, updateRule } from "@/lib/services/notification-rules/list";
+import { testSendRule } from "@/lib/services/notification-rules/test-send";
 
 const PATH = "/settings/notifications";
 

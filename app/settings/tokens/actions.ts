@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createApiToken, revokeApiToken } from "@/lib/services/create-api-token";
+import { createApiToken, revokeApiToken } from "@/lib/services/api-tokens/create";
 
 export type CreateTokenState = { value?: string; name?: string; error?: string };
 

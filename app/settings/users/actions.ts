@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { addMember, changeMemberRole, removeMember } from "@/lib/services/members";
+import { addMember, changeMemberRole, removeMember } from "@/lib/services/members/list";
 
 const PAGE = "/settings/users";
 

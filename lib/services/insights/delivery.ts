@@ -7,7 +7,7 @@ import { DEFAULT_DELIVERY_WINDOW, deliveryWindowMs, type deliverySchema } from "
 import { formatDuration } from "@/lib/domain/duration";
 import { invalid } from "@/lib/domain/errors";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
-import { loadArrivalIndex } from "../delivery-arrivals";
+import { loadArrivalIndex } from "./delivery-arrivals";
 import { cachedInsight } from "../cache/insights-cache";
 
 export type DeliveryOut = z.infer<typeof deliverySchema>;

@@ -4,9 +4,9 @@
 // where its release notes come from.
 import type { CurrentRun, EnvironmentInfo, ServiceInput } from "@/lib/domain/drift";
 import type { Policy } from "@/lib/domain/policy";
-import { catalogFor } from "../catalog-lookup";
+import { catalogFor } from "../services/catalog-lookup";
 import type { RequestCtx } from "../context";
-import { describeService } from "../describe-service";
+import { describeService } from "../services/describe";
 import { loadDriftInputs, type DriftInputs } from "../drift/load-inputs";
 import { cachedInsight } from "../cache/insights-cache";
 import type { ReleaseSource } from "./releases";

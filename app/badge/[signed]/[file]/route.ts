@@ -4,7 +4,7 @@ import { NAME_RE } from "@/lib/api/schemas/common";
 import { log } from "@/lib/log";
 import { renderBadgeSvg } from "@/lib/render/badge";
 import { getServerServices } from "@/lib/server/services";
-import { loadSignedBadge } from "@/lib/services/badges";
+import { loadSignedBadge } from "@/lib/services/badges/get-address";
 
 export const dynamic = "force-dynamic";
 
