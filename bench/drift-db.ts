@@ -18,7 +18,7 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import type { RequestCtx } from "@/lib/services/context";
 import { createAgentKey } from "@/lib/services/agent-keys/create";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
-import { createEnvironment } from "@/lib/services/environments/list";
+import { createEnvironment } from "@/lib/services/environments/create";
 import { recordAgentReport } from "@/lib/services/agent-reports/record";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 

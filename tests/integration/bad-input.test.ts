@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
 import { compileTagFilter } from "@/lib/domain/versions/filter";
-import { createEnvironment } from "@/lib/services/environments/list";
+import { createEnvironment } from "@/lib/services/environments/create";
 import { createService } from "@/lib/services/services/list";
 import { baseUrl, makeWorkspace, type TestWorkspace } from "../support/api";
 import { exactPathRequest, expectNoLeak, expectProblem, rawRequest, signInCookie, snapshot, Tally, type RawResponse } from "../support/fuzz";

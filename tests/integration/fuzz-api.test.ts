@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
 import { createAck } from "@/lib/services/acks/create";
-import { createEnvironment } from "@/lib/services/environments/list";
+import { createEnvironment } from "@/lib/services/environments/create";
 import { createRule } from "@/lib/services/notification-rules/list";
 import { createService } from "@/lib/services/services/list";
 import { baseUrl, makeWorkspace, testDb, type TestWorkspace } from "../support/api";

@@ -6,7 +6,7 @@ import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { revokeAgentKey } from "@/lib/services/agent-keys/list";
+import { revokeAgentKey } from "@/lib/services/agent-keys/revoke";
 import { createAgentKey } from "@/lib/services/agent-keys/create";
 
 export type CreateAgentKeyState = { value?: string; name?: string; error?: string };
@@ -28,7 +28,7 @@ export async function revokeAgentKeyAction(form: FormData): Promise<void> {
   const name = String(form.get("name") ?? "");
   let to = withFlash("/settings/agents", { ok: `Agent key ${name} revoked: reports signed with it are refused from now on.` });
   try {
-    await revokeAgentKey({ ctx, id: String(form.get("id") ?? "") });
+    await revokeAgentKey({ ctx, input: { id: String(form.get("id") ?? "") } });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     to = withFlash("/settings/agents", { error: err.message });

@@ -5,7 +5,9 @@ import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createEnvironment, listEnvironments, updateEnvironment } from "@/lib/services/environments/list";
+import { createEnvironment } from "@/lib/services/environments/create";
+import { listEnvironments } from "@/lib/services/environments/list";
+import { updateEnvironment } from "@/lib/services/environments/update";
 
 const PATH = "/settings/environments";
 
@@ -35,7 +37,7 @@ export async function moveEnvironmentAction(form: FormData): Promise<void> {
     // Renumber in steps of ten, touching only the environments whose position changes.
     for (const [i, env] of order.entries()) {
       const position = (i + 1) * 10;
-      if (env.position !== position) await updateEnvironment({ ctx, name: env.name, input: { position } });
+      if (env.position !== position) await updateEnvironment({ ctx, input: { name: env.name, position } });
     }
     return `Moved ${name} ${step < 0 ? "up" : "down"}.`;
   });
@@ -47,7 +49,7 @@ export async function setPositionAction(form: FormData): Promise<void> {
   const raw = String(form.get("position") ?? "").trim();
   await attempt(async () => {
     if (!/^\d{1,5}$/.test(raw) || Number(raw) > 10_000) throw new AppError("invalid_input", "The position must be a whole number from 0 to 10000.");
-    await updateEnvironment({ ctx, name, input: { position: Number(raw) } });
+    await updateEnvironment({ ctx, input: { name, position: Number(raw) } });
     return `${name} is now at position ${Number(raw)}.`;
   });
 }
@@ -57,7 +59,7 @@ export async function setProductionAction(form: FormData): Promise<void> {
   const name = String(form.get("name") ?? "");
   const production = form.get("production") === "true";
   await attempt(async () => {
-    await updateEnvironment({ ctx, name, input: { production } });
+    await updateEnvironment({ ctx, input: { name, production } });
     return production ? `${name} is marked as production.` : `${name} is no longer marked as production.`;
   });
 }

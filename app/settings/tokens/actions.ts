@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createApiToken, revokeApiToken } from "@/lib/services/api-tokens/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
+import { revokeApiToken } from "@/lib/services/api-tokens/revoke";
 
 export type CreateTokenState = { value?: string; name?: string; error?: string };
 
@@ -21,6 +22,6 @@ export async function createTokenAction(_prev: CreateTokenState, formData: FormD
 
 export async function revokeTokenAction(formData: FormData): Promise<void> {
   const { ctx } = await requirePageSession();
-  await revokeApiToken({ ctx, id: String(formData.get("id")) });
+  await revokeApiToken({ ctx, input: { id: String(formData.get("id")) } });
   revalidatePath("/settings/tokens");
 }

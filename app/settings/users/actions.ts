@@ -5,7 +5,9 @@ import { redirect } from "next/navigation";
 import { withFlash } from "@/components/settings/flash";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { addMember, changeMemberRole, removeMember } from "@/lib/services/members/list";
+import { addMember } from "@/lib/services/members/add";
+import { changeMemberRole } from "@/lib/services/members/change-role";
+import { removeMember } from "@/lib/services/members/remove";
 
 const PAGE = "/settings/users";
 
@@ -33,7 +35,7 @@ export async function addMemberAction(form: FormData): Promise<void> {
 export async function changeRoleAction(form: FormData): Promise<void> {
   const { ctx } = await requirePageSession();
   await run(async () => {
-    const m = await changeMemberRole({ ctx, email: String(form.get("email") ?? ""), role: form.get("role") });
+    const m = await changeMemberRole({ ctx, input: { email: String(form.get("email") ?? ""), role: form.get("role") } });
     return `${m.email} is now ${m.role}.`;
   });
 }
@@ -42,7 +44,7 @@ export async function removeMemberAction(form: FormData): Promise<void> {
   const { ctx } = await requirePageSession();
   const email = String(form.get("email") ?? "");
   await run(async () => {
-    await removeMember({ ctx, email });
+    await removeMember({ ctx, input: { email } });
     return `${email} was removed from this workspace.`;
   });
 }

@@ -1,5 +1,4 @@
-// Acknowledgements (spec.md "Acknowledgement", contract.md "Acknowledgements").
-// Rules for creating one:
+// A new acknowledgement. Rules:
 //   - `release` needs `until_version`, `duration`, or both (whichever comes first ends it);
 //   - `drift` needs `duration` and refuses `until_version` (it is not tied to a release);
 //   - `until_version` must name a version (1.28, 1.28.0, v2.3.1-alpine);
@@ -7,47 +6,14 @@
 // An acknowledgement ends by itself: at `expires_at`, or when drift evaluation
 // sees a version at or above `until_version` run in its scope (`lifted_at`).
 import type { z } from "zod";
-import type { ackQuerySchema, ackSchema, createAckSchema } from "@/lib/services/acks/schemas";
-import { isAckActive, listVersionsInAckScope } from "@/lib/domain/drift";
 import { parseDuration } from "@/lib/domain/duration";
 import { AppError, invalid } from "@/lib/domain/errors";
 import { isVersionTag } from "@/lib/domain/versions";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
-import { loadRunningVersions } from "../drift/running-versions";
+import type { createAckSchema } from "./schemas";
+import { include, withActiveState, type AckOut } from "./with-active-state";
 
-type AckOut = z.infer<typeof ackSchema>;
 type CreateAckInput = z.infer<typeof createAckSchema>;
-
-type AckRow = {
-  id: string;
-  serviceId: string;
-  environmentId: string | null;
-  kind: "release" | "drift";
-  untilVersion: string | null;
-  expiresAt: Date | null;
-  liftedAt: Date | null;
-  createdBy: string | null;
-  createdAt: Date;
-  service: { name: string };
-  environment: { name: string } | null;
-};
-
-const include = { service: { select: { name: true } }, environment: { select: { name: true } } } as const;
-
-function toOut(row: AckRow, active: boolean): AckOut {
-  return {
-    id: row.id,
-    service: row.service.name,
-    kind: row.kind,
-    until_version: row.untilVersion,
-    environment: row.environment?.name ?? null,
-    expires_at: row.expiresAt?.toISOString() ?? null,
-    created_at: row.createdAt.toISOString(),
-    lifted_at: row.liftedAt?.toISOString() ?? null,
-    active,
-    created_by: row.createdBy,
-  };
-}
 
 /** The creation rules above; throws 422 with the field's pointer. */
 export function checkAckInput(input: CreateAckInput): void {
@@ -99,34 +65,4 @@ export async function createAck({ ctx, input }: { ctx: RequestCtx; input: Create
   });
   const [out] = await withActiveState(ctx, workspaceId, [row]);
   return out!;
-}
-
-export async function listAcks({ ctx, query }: { ctx: RequestCtx; query: z.infer<typeof ackQuerySchema> }): Promise<{ items: AckOut[] }> {
-  const workspaceId = workspaceOf(ctx.actor);
-  const rows = await ctx.db.ack.findMany({
-    where: { workspaceId, ...(query.service ? { service: { name: query.service } } : {}) },
-    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    include,
-  });
-  const items = await withActiveState(ctx, workspaceId, rows);
-  return { items: query.active === undefined ? items : items.filter((a) => a.active === query.active) };
-}
-
-export async function deleteAck({ ctx, id }: { ctx: RequestCtx; id: string }): Promise<void> {
-  requireRole(ctx.actor, "member");
-  const workspaceId = workspaceOf(ctx.actor);
-  const row = await ctx.db.ack.findFirst({ where: { id, workspaceId }, include });
-  if (!row) throw new AppError("not_found", "Acknowledgement not found.");
-  await ctx.db.$transaction([
-    ctx.db.ack.delete({ where: { id: row.id } }),
-    ctx.db.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "ack.deleted", subject: row.service.name, data: { id: row.id } } }),
-  ]);
-}
-
-/** Active = not lifted, not expired, and no version at or above until_version runs in scope yet. */
-async function withActiveState(ctx: RequestCtx, workspaceId: string, rows: AckRow[]): Promise<AckOut[]> {
-  const now = ctx.now;
-  const needVersions = rows.filter((r) => r.untilVersion !== null && r.liftedAt === null).map((r) => r.serviceId);
-  const running = await loadRunningVersions(ctx.db, workspaceId, needVersions);
-  return rows.map((r) => toOut(r, isAckActive(r, { now, runningVersionsInScope: listVersionsInAckScope(r, running) })));
 }

@@ -1,10 +1,8 @@
 // A new agent key: it can only report observations for its workspace.
-import { z } from "zod";
 import { AGENT_KEY_PREFIX, generateSecret } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/domain/errors";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
-
-export const createAgentKeySchema = z.object({ name: z.string().trim().min(1).max(100) });
+import { createAgentKeySchema } from "./schemas";
 
 export type CreatedAgentKey = { id: string; name: string; prefix: string; value: string; created_at: string };
 

@@ -1,7 +1,6 @@
-// Agent keys of a workspace: list them (with when each was last used and
-// which targets it reports) and revoke one. Admins only, like creating one.
-import { AppError } from "@/lib/domain/errors";
-import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
+// Agent keys of a workspace, with when each was last used and which targets
+// it reports. Admins only.
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
 
 export type AgentKeyOut = {
   id: string; name: string; prefix: string; created_at: string; last_used_at: string | null; revoked_at: string | null; targets: string[];
@@ -21,12 +20,4 @@ export async function listAgentKeys({ ctx }: { ctx: RequestCtx }): Promise<{ ite
       revoked_at: k.revokedAt?.toISOString() ?? null, targets: k.targets.map((t) => t.name),
     })),
   };
-}
-
-export async function revokeAgentKey({ ctx, id }: { ctx: RequestCtx; id: string }): Promise<void> {
-  requireRole(ctx.actor, "admin");
-  const workspaceId = workspaceOf(ctx.actor);
-  const result = await ctx.db.agentKey.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: ctx.now } });
-  if (result.count === 0) throw new AppError("not_found", "No such active agent key.");
-  await ctx.db.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "agent_key.revoked", subject: id } });
 }

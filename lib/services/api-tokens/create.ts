@@ -1,13 +1,8 @@
 // A new API token; the value is returned once and only its hash is kept.
-import { z } from "zod";
 import { generateSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/domain/errors";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
-
-export const createTokenSchema = z.object({
-  name: z.string().trim().min(1).max(100).default("api"),
-  role: z.enum(["viewer", "member"]),
-});
+import { createTokenSchema } from "./schemas";
 
 export type CreatedToken = { id: string; name: string; role: "viewer" | "member"; prefix: string; value: string; created_at: string };
 
@@ -25,12 +20,4 @@ export async function createApiToken({ ctx, input }: { ctx: RequestCtx; input: u
     return t;
   });
   return { id: token.id, name: token.name, role: token.role, prefix: token.prefix, value: secret.value, created_at: token.createdAt.toISOString() };
-}
-
-export async function revokeApiToken({ ctx, id }: { ctx: RequestCtx; id: string }): Promise<void> {
-  requireRole(ctx.actor, "admin");
-  const workspaceId = workspaceOf(ctx.actor);
-  const result = await ctx.db.apiToken.updateMany({ where: { id, workspaceId, revokedAt: null }, data: { revokedAt: ctx.now } });
-  if (result.count === 0) throw new AppError("not_found", "No such active token.");
-  await ctx.db.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "token.revoked", subject: id } });
 }

@@ -1,3 +1,4 @@
+// The workspace's API tokens, newest first (never their values). Admins only.
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 
 export async function listApiTokens({ ctx }: { ctx: RequestCtx }) {

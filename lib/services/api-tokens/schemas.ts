@@ -2,6 +2,12 @@
 import { z } from "zod";
 import { itemsOf, nullableTimestamp, timestamp } from "../schemas";
 
+/** What the settings page and the CLI send: the name defaults to "api". */
+export const createTokenSchema = z.object({
+  name: z.string().trim().min(1).max(100).default("api"),
+  role: z.enum(["viewer", "member"]),
+});
+
 export const tokenSchema = z
   .object({
     id: z.uuid(),

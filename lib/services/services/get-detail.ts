@@ -6,7 +6,7 @@ import { loadUpstream } from "@/lib/db/queries/upstream";
 import { AppError } from "@/lib/domain/errors";
 import { effectivePolicy, type Policy } from "@/lib/domain/policy";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
-import { listAcks } from "../acks/create";
+import { listAcks } from "../acks/list";
 import { badgeViews, type BadgeView } from "../badges/get-address";
 import { catalogFor } from "./catalog-lookup";
 import { workspaceOf, type RequestCtx } from "../context";
@@ -67,7 +67,7 @@ export async function getServiceDetail({ ctx, name }: { ctx: RequestCtx; name: s
     getMatrix({ ctx, query: { q: name } }),
     listHistory({ ctx, query: { service: name, since } }),
     listDrifts({ ctx, query: { service: name } }),
-    listAcks({ ctx, query: { service: name, active: true } }),
+    listAcks({ ctx, input: { service: name, active: true } }),
     ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } }),
   ]);
   if (!serviceRow) throw new AppError("not_found", `Service ${name} was not found.`);
