@@ -31,7 +31,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
     ...(params.q ? { q: params.q } : {}),
     ...(serverPaged ? { limit: pageSize, offset: (params.page - 1) * pageSize } : {}),
   };
-  const [matrix, teams] = await Promise.all([getMatrix({ ctx, query }), listTeams({ ctx })]);
+  const [matrix, teams] = await Promise.all([getMatrix({ ctx, input: query }), listTeams({ ctx })]);
   const pages = Math.max(1, Math.ceil(matrix.total / pageSize));
   if (params.page > pages) redirect(matrixHref(params, { page: pages }));
 

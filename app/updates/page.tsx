@@ -31,7 +31,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const env = one(sp.env).slice(0, 100);
   const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
   const [updates, teams, envs] = await Promise.all([
-    listUpdates({ ctx, query: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
+    listUpdates({ ctx, input: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
     listTeams({ ctx }),
     listEnvironments({ ctx }),
   ]);

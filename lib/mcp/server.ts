@@ -15,7 +15,7 @@ import { getMatrix } from "@/lib/services/matrix/get";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 import { listUpdates } from "@/lib/services/insights/updates";
-import { getServiceOrThrow } from "@/lib/services/services/list";
+import { getServiceOrThrow } from "@/lib/services/services/get";
 
 export const MCP_SERVER_INFO = { name: "driftwatch", version: "1.0.0" };
 
@@ -64,7 +64,7 @@ export function createMcpServer(ctx: RequestCtx): McpServer {
     },
     outputSchema: unnamed(updatesSchema),
     annotations: { readOnlyHint: true },
-  }, (query) => answer(() => listUpdates({ ctx, query })));
+  }, (query) => answer(() => listUpdates({ ctx, input: query })));
 
   server.registerTool("matrix", {
     title: "Version matrix",
@@ -79,7 +79,7 @@ export function createMcpServer(ctx: RequestCtx): McpServer {
     },
     outputSchema: unnamed(matrixSchema),
     annotations: { readOnlyHint: true },
-  }, (query) => answer(() => getMatrix({ ctx, query })));
+  }, (query) => answer(() => getMatrix({ ctx, input: query })));
 
   server.registerTool("drifts", {
     title: "Drift records",
@@ -93,7 +93,7 @@ export function createMcpServer(ctx: RequestCtx): McpServer {
     },
     outputSchema: unnamed(driftListSchema),
     annotations: { readOnlyHint: true },
-  }, (query) => answer(() => listDrifts({ ctx, query })));
+  }, (query) => answer(() => listDrifts({ ctx, input: query })));
 
   server.registerTool("promotions", {
     title: "Promotion candidates",
@@ -108,7 +108,7 @@ export function createMcpServer(ctx: RequestCtx): McpServer {
     inputSchema: { name: text(200, 1).describe("Service name") },
     outputSchema: unnamed(serviceSchema),
     annotations: { readOnlyHint: true },
-  }, ({ name }) => answer(() => getServiceOrThrow({ ctx, name })));
+  }, ({ name }) => answer(() => getServiceOrThrow({ ctx, input: { name } })));
 
   return server;
 }

@@ -184,14 +184,14 @@ describe("query plans on a seeded fleet", () => {
     const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
     const service = "svc-0042";
 
-    await record("matrix", () => getMatrix({ ctx, query: {} }));
-    await record("matrix page", () => getMatrix({ ctx, query: { team: "team-3", limit: 100 } }));
+    await record("matrix", () => getMatrix({ ctx, input: {} }));
+    await record("matrix page", () => getMatrix({ ctx, input: { team: "team-3", limit: 100 } }));
     await record("updates", () => listUpdates({ ctx }));
     await record("promotions", () => listPromotionsForWorkspace({ ctx }));
     await record("delivery 90d", () => getDelivery({ ctx, window: "90d" }));
-    await record("drifts", () => listDrifts({ ctx, query: {} }));
-    await record("history", () => listHistory({ ctx, query: {} }));
-    await record("history of a service", () => listHistory({ ctx, query: { service, since: new Date(now.getTime() - 30 * DAY).toISOString() } }));
+    await record("drifts", () => listDrifts({ ctx, input: {} }));
+    await record("history", () => listHistory({ ctx, input: {} }));
+    await record("history of a service", () => listHistory({ ctx, input: { service, since: new Date(now.getTime() - 30 * DAY).toISOString() } }));
     await record("service page", () => getServiceDetail({ ctx, name: service }));
     await record("badges", () => getServiceBadges({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, name: service }));
     await record("delivery charts", async () => {
@@ -235,7 +235,7 @@ describe("query plans on a seeded fleet", () => {
     // Retention as the hourly tick runs it in a steady state: the cutoff a day into the seeded history, so that it
     // finds a day's rows to fold and remove.
     await record("retention", () => pruneHistory({ db, config: { ...config, retentionDays: 90 }, now: new Date(now.getTime() + DAY) }));
-    await record("deliveries of a rule", () => listDeliveries({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, id: ruleId, query: {} }));
+    await record("deliveries of a rule", () => listDeliveries({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, input: { id: ruleId } }));
 
     const sizes = new Map(
       (await planner.query<{ relname: string; n: string }>(`SELECT relname, reltuples::bigint::text AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`)).rows

@@ -133,7 +133,7 @@ describe("the server's clock set forwards, then back", () => {
     await recordAgentReport({ ctx: agent, report: report("docker@b", 0, [w("1.1.0", -DAY)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
-    const [drift] = (await listDrifts({ ctx: system, query: { kind: "inconsistent" } })).items;
+    const [drift] = (await listDrifts({ ctx: system, input: { kind: "inconsistent" } })).items;
     expect(drift).toMatchObject({ state: "announced", opened_at: at(-DAY) });
     const history = await runs();
     const events0 = await db.event.count();
@@ -172,7 +172,7 @@ describe("the server's clock set forwards, then back", () => {
     await recordAgentReport({ ctx: agent, report: report("docker@a", HOUR, [w("1.1.0", 30 * MIN)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
-    const [ended] = (await listDrifts({ ctx: system, query: { kind: "inconsistent", state: "resolved" } })).items;
+    const [ended] = (await listDrifts({ ctx: system, input: { kind: "inconsistent", state: "resolved" } })).items;
     expect(ended).toMatchObject({ id: drift!.id, state: "resolved" });
     expect(new Date(ended!.resolved_at!).getTime()).toBeGreaterThanOrEqual(new Date(ended!.opened_at).getTime());
     expect(new Date(ended!.resolved_at!).getTime()).toBeGreaterThanOrEqual(new Date(ended!.announced_at!).getTime());

@@ -169,7 +169,7 @@ describe("webhook through the outbox", () => {
   });
 
   it("lists deliveries with attempts and failures for admins", async () => {
-    const out = await listDeliveries({ ctx: ws.ctx, id: ruleId, query: {} });
+    const out = await listDeliveries({ ctx: ws.ctx, input: { id: ruleId } });
     expect(out.items).toHaveLength(6);
     expect(out.items.every((d) => d.state === "sent")).toBe(true);
     expect(out.items.some((d) => d.attempts >= 2)).toBe(true);

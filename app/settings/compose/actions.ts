@@ -6,7 +6,7 @@ import { createComposeTargetSchema } from "@/lib/services/targets/schemas";
 import { AppError } from "@/lib/domain/errors";
 import { zodErrors } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createComposeTarget } from "@/lib/services/targets/list";
+import { createComposeTarget } from "@/lib/services/targets/create-compose";
 
 export type ComposeFormState = { status: "idle" | "created" | "error"; message?: string; errors?: Record<string, string>; values?: Record<string, string>; at?: number };
 

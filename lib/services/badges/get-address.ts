@@ -140,7 +140,7 @@ export function badgeViews(row: Row, drifts: readonly LiveDrift[], environments:
 /** Every badge of one service, as its page shows them. */
 export async function getServiceBadges({ ctx, name }: { ctx: RequestCtx; name: string }): Promise<BadgeView[]> {
   const workspaceId = workspaceOf(ctx.actor);
-  const matrix = await getMatrix({ ctx, query: { q: name } });
+  const matrix = await getMatrix({ ctx, input: { q: name } });
   const row = matrix.services.find((s) => s.name === name);
   if (!row) throw new AppError("not_found", `Service ${name} was not found.`);
   const drifts = await ctx.db.drift.findMany({

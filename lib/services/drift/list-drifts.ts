@@ -18,7 +18,7 @@ type DriftList = { items: DriftOut[] };
  * only where an acknowledgement expires (it stops silencing): the cached list is recomputed then,
  * not on a schedule.
  */
-export async function listDrifts({ ctx, query }: { ctx: RequestCtx; query: DriftQuery }): Promise<DriftList> {
+export async function listDrifts({ ctx, input: query }: { ctx: RequestCtx; input: DriftQuery }): Promise<DriftList> {
   const workspaceId = workspaceOf(ctx.actor);
   const key = `${workspaceId}:drifts:${JSON.stringify([query.state, query.kind, query.service, query.environment, query.limit])}`;
   const { list } = await cachedInsight(ctx, key, () => computeDrifts(ctx, workspaceId, query), { validUntil: (r) => r.validUntil });

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { historyQuerySchema, historySchema } from "@/lib/services/history/schemas";
 import { workspaceOf, type RequestCtx } from "../context";
 
-export async function listHistory({ ctx, query }: { ctx: RequestCtx; query: z.infer<typeof historyQuerySchema> }): Promise<z.infer<typeof historySchema>> {
+export async function listHistory({ ctx, input: query }: { ctx: RequestCtx; input: z.infer<typeof historyQuerySchema> }): Promise<z.infer<typeof historySchema>> {
   const workspaceId = workspaceOf(ctx.actor);
   const since = query.since ? new Date(query.since) : null;
   const byName = { select: { id: true } } as const;

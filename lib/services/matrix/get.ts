@@ -30,7 +30,7 @@ type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>> };
  * snapshot and shared: a page of the matrix, a filter, a service's detail page
  * and its badge read the same result rather than each loading the workspace.
  */
-export async function getMatrix({ ctx, query }: { ctx: RequestCtx; query: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
+export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
   const workspaceId = workspaceOf(ctx.actor);
   const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId));
   const { team, environment, kind, q, limit, offset = 0 } = query;

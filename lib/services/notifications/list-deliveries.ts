@@ -14,7 +14,7 @@ function summaryOf(payload: NotificationPayload | null): string {
   return `${payload.service} in ${payload.environment} (${payload.kind})`;
 }
 
-export async function listDeliveries({ ctx, id, query }: { ctx: RequestCtx; id: string; query: z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
+export async function listDeliveries({ ctx, input: { id, ...query } }: { ctx: RequestCtx; input: { id: string } & z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
   requireRole(ctx.actor, "admin");
   const rule = await getRuleRowOrThrow(ctx, id);
   const rows = await ctx.db.delivery.findMany({

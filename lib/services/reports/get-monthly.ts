@@ -71,8 +71,8 @@ export async function getMonthlyReport({ ctx, month }: { ctx: RequestCtx; month:
     listTargets({ ctx }),
     loadArrivalIndex(ctx, workspaceId, { from: range.from, to }),
     listUpdates({ ctx }),
-    listDrifts({ ctx, query: {} }),
-    getMatrix({ ctx, query: {} }),
+    listDrifts({ ctx, input: {} }),
+    getMatrix({ ctx, input: {} }),
   ]);
 
   // Services by team.

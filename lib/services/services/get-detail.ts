@@ -15,7 +15,7 @@ import { listDrifts } from "../drift/list-drifts";
 import { getMatrix } from "../matrix/get";
 import { listHistory } from "../history/list";
 import { lookupReleases, type ReleaseSource } from "../insights/releases";
-import { getServiceOrThrow } from "./list";
+import { getServiceOrThrow } from "./get";
 
 type Matrix = Awaited<ReturnType<typeof getMatrix>>;
 
@@ -61,12 +61,12 @@ function releaseSourceOf(service: ServiceOut): ReleaseSource {
 
 export async function getServiceDetail({ ctx, name }: { ctx: RequestCtx; name: string }): Promise<ServiceDetail> {
   const workspaceId = workspaceOf(ctx.actor);
-  const service = await getServiceOrThrow({ ctx, name });
+  const service = await getServiceOrThrow({ ctx, input: { name } });
   const since = new Date(ctx.now.getTime() - HISTORY_DAYS * 86_400_000).toISOString();
   const [matrix, history, drifts, acks, serviceRow] = await Promise.all([
-    getMatrix({ ctx, query: { q: name } }),
-    listHistory({ ctx, query: { service: name, since } }),
-    listDrifts({ ctx, query: { service: name } }),
+    getMatrix({ ctx, input: { q: name } }),
+    listHistory({ ctx, input: { service: name, since } }),
+    listDrifts({ ctx, input: { service: name } }),
     listAcks({ ctx, input: { service: name, active: true } }),
     ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } }),
   ]);

@@ -3,4 +3,4 @@ import { handle } from "@/lib/http/route";
 import { jsonResponse } from "@/lib/http/cached-response";
 import { listUpdates } from "@/lib/services/insights/updates";
 
-export const GET = handle(ops.listUpdates, async ({ ctx, query }) => jsonResponse(await listUpdates({ ctx, query })));
+export const GET = handle(ops.listUpdates, async ({ ctx, query }) => jsonResponse(await listUpdates({ ctx, input: query })));
