@@ -26,7 +26,7 @@ import { createApiToken } from "@/lib/services/api-tokens/create";
 import type { RequestCtx } from "@/lib/services/context";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { createRule } from "@/lib/services/notification-rules/list";
+import { createRule } from "@/lib/services/notification-rules/create";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startDriftwatch, type RunningServer } from "../support/server";
 

@@ -17,7 +17,7 @@ import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import type { Actor, RequestCtx } from "@/lib/services/context";
-import { getServiceBadges } from "@/lib/services/badges/get-address";
+import { getServiceBadges } from "@/lib/services/badges/list-service-badges";
 import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
@@ -192,8 +192,8 @@ describe("query plans on a seeded fleet", () => {
     await record("drifts", () => listDrifts({ ctx, input: {} }));
     await record("history", () => listHistory({ ctx, input: {} }));
     await record("history of a service", () => listHistory({ ctx, input: { service, since: new Date(now.getTime() - 30 * DAY).toISOString() } }));
-    await record("service page", () => getServiceDetail({ ctx, name: service }));
-    await record("badges", () => getServiceBadges({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, name: service }));
+    await record("service page", () => getServiceDetail({ ctx, input: { name: service } }));
+    await record("badges", () => getServiceBadges({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, input: { name: service } }));
     await record("delivery charts", async () => {
       await getWeeklyArrivals({ ctx });
       await getDailyDrift({ ctx });

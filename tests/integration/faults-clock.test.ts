@@ -22,7 +22,7 @@ import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 import { deliverDue, leaseDueDeliveries } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { createRule } from "@/lib/services/notification-rules/list";
+import { createRule } from "@/lib/services/notification-rules/create";
 import { recordAgentReport } from "@/lib/services/agent-reports/record";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";

@@ -18,7 +18,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded"
 import { migrateDatabase } from "@/lib/db/migrate";
 import type { RequestCtx } from "@/lib/services/context";
 import { createAgentKey } from "@/lib/services/agent-keys/create";
-import { createRule } from "@/lib/services/notification-rules/list";
+import { createRule } from "@/lib/services/notification-rules/create";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startRegistry, type TestRegistry } from "../support/registry";
 import { startDriftwatch, type RunningServer } from "../support/server";

@@ -12,7 +12,7 @@ import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
 import { createAck } from "@/lib/services/acks/create";
 import { createEnvironment } from "@/lib/services/environments/create";
-import { createRule } from "@/lib/services/notification-rules/list";
+import { createRule } from "@/lib/services/notification-rules/create";
 import { createService } from "@/lib/services/services/create";
 import { baseUrl, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 import { expectNoLeak, expectProblem, rawRequest, signInCookie, snapshot, Tally } from "../support/fuzz";

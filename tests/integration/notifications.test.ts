@@ -16,7 +16,7 @@ import type { RequestCtx } from "@/lib/services/context";
 import { deliverDue, leaseDueDeliveries } from "@/lib/services/notifications/deliver";
 import { listDeliveries } from "@/lib/services/notifications/list-deliveries";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { createRule } from "@/lib/services/notification-rules/list";
+import { createRule } from "@/lib/services/notification-rules/create";
 import { testSendRule } from "@/lib/services/notification-rules/test-send";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
@@ -180,7 +180,7 @@ describe("webhook through the outbox", () => {
 
   it("test-sends one sample notification straight to the destination", async () => {
     const before = receiver.hits.length;
-    const out = await testSendRule({ ctx: ws.ctx, id: ruleId });
+    const out = await testSendRule({ ctx: ws.ctx, input: { id: ruleId } });
     expect(out).toEqual({ delivered: true, error: null, warning: null });
     expect(receiver.hits).toHaveLength(before + 1);
     expect(receiver.hits.at(-1)!.delivery).toMatch(/^test-/);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { fieldOf, policyUpdateFromForm } from "@/app/services/[name]/policy-input";
 import { attentionScore, type MatrixRow } from "@/components/matrix/matrix-model";
 import { matrixHref, pageSizeFor, parseMatrixParams } from "@/components/matrix/search-params";
-import { isSameSignature, signBadge } from "@/lib/services/badges/get-address";
+import { isSameSignature, signBadge } from "@/lib/services/badges/keys";
 import { weekStart } from "@/lib/services/insights/weekly-arrivals";
 import { monthRange } from "@/lib/services/reports/get-monthly";
 

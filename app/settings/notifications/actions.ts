@@ -8,7 +8,9 @@ import { createRuleSchema } from "@/lib/services/notification-rules/schemas";
 import { AppError } from "@/lib/domain/errors";
 import { zodErrors } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/server/session";
-import { createRule, deleteRule, updateRule } from "@/lib/services/notification-rules/list";
+import { createRule } from "@/lib/services/notification-rules/create";
+import { deleteRule } from "@/lib/services/notification-rules/delete";
+import { updateRule } from "@/lib/services/notification-rules/update";
 import { testSendRule } from "@/lib/services/notification-rules/test-send";
 
 const PATH = "/settings/notifications";
@@ -53,7 +55,7 @@ export type TestSendState = { status: "idle" | "delivered" | "failed"; message?:
 export async function testSendAction(_prev: TestSendState, form: FormData): Promise<TestSendState> {
   const { ctx } = await requirePageSession();
   try {
-    const result = await testSendRule({ ctx, id: String(form.get("id") ?? "") });
+    const result = await testSendRule({ ctx, input: { id: String(form.get("id") ?? "") } });
     if (result.delivered) return { status: "delivered", message: result.warning ? `Delivered, with a warning: ${result.warning}` : "Test notification delivered.", at: Date.now() };
     return { status: "failed", message: `Not delivered: ${result.error ?? "unknown error"}`, at: Date.now() };
   } catch (err) {
@@ -77,7 +79,7 @@ export async function toggleRuleAction(form: FormData): Promise<void> {
   const { ctx } = await requirePageSession();
   const enabled = form.get("enabled") === "true";
   await attempt(async () => {
-    const rule = await updateRule({ ctx, id: String(form.get("id") ?? ""), input: { enabled } });
+    const rule = await updateRule({ ctx, input: { id: String(form.get("id") ?? ""), enabled } });
     return `Rule “${rule.name}” ${enabled ? "switched on" : "switched off"}.`;
   });
 }
@@ -85,7 +87,7 @@ export async function toggleRuleAction(form: FormData): Promise<void> {
 export async function deleteRuleAction(form: FormData): Promise<void> {
   const { ctx } = await requirePageSession();
   await attempt(async () => {
-    await deleteRule({ ctx, id: String(form.get("id") ?? "") });
+    await deleteRule({ ctx, input: { id: String(form.get("id") ?? "") } });
     return `Rule “${String(form.get("name") ?? "")}” deleted.`;
   });
 }

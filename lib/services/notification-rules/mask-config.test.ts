@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { maskConfig } from "./list";
+import { maskConfig } from "./rules";
 
 describe("maskConfig", () => {
   it.each([

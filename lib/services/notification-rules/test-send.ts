@@ -8,15 +8,15 @@ import { sendNotification, type SendNotificationInput } from "@/lib/adapters/cha
 import { buildDriftEventPayload, type DeliveryResult } from "@/lib/domain/notifications";
 import type { Resolve } from "@/lib/net/destination";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
-import { getRuleRowOrThrow } from "./list";
+import { getRuleRowOrThrow } from "./rules";
 
 type TestSendOut = z.infer<typeof testSendSchema>;
 
 export async function testSendRule({
-  ctx, id, send = sendNotification, resolve,
+  ctx, input: { id }, send = sendNotification, resolve,
 }: {
   ctx: RequestCtx;
-  id: string;
+  input: { id: string };
   send?: (input: SendNotificationInput) => Promise<DeliveryResult>;
   resolve?: Resolve;
 }): Promise<TestSendOut> {

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { deliveryQuerySchema, deliverySchema } from "@/lib/services/notifications/schemas";
 import type { NotificationPayload } from "@/lib/domain/notifications";
 import { requireRole, type RequestCtx } from "../context";
-import { getRuleRowOrThrow } from "../notification-rules/list";
+import { getRuleRowOrThrow } from "../notification-rules/rules";
 
 type DeliveryOut = z.infer<typeof deliverySchema>;
 

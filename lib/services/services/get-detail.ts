@@ -7,7 +7,7 @@ import { AppError } from "@/lib/domain/errors";
 import { effectivePolicy, type Policy } from "@/lib/domain/policy";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { listAcks } from "../acks/list";
-import { badgeViews, type BadgeView } from "../badges/get-address";
+import { badgeViews, type BadgeView } from "../badges/views";
 import { catalogFor } from "./catalog-lookup";
 import { workspaceOf, type RequestCtx } from "../context";
 import type { ServiceOut } from "./describe";
@@ -59,7 +59,7 @@ function releaseSourceOf(service: ServiceOut): ReleaseSource {
   };
 }
 
-export async function getServiceDetail({ ctx, name }: { ctx: RequestCtx; name: string }): Promise<ServiceDetail> {
+export async function getServiceDetail({ ctx, input: { name } }: { ctx: RequestCtx; input: { name: string } }): Promise<ServiceDetail> {
   const workspaceId = workspaceOf(ctx.actor);
   const service = await getServiceOrThrow({ ctx, input: { name } });
   const since = new Date(ctx.now.getTime() - HISTORY_DAYS * 86_400_000).toISOString();
