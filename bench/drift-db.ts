@@ -104,7 +104,7 @@ function reportAt(plan: Plan, envIndex: number, target: number, at: number): Age
 async function seed(db: Db, start: number, end: number): Promise<{ workspaceId: string; reports: number; seedMs: number }> {
   const started = performance.now();
   const name = `bench-drift-${randomUUID().slice(0, 8)}`;
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@example.test`, password: `pw-${randomUUID()}` });
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@example.test`, password: `pw-${randomUUID()}` } });
   const config = loadConfig({});
   const system: RequestCtx = { db, config, now: new Date(end), actor: { kind: "system", workspaceId } };
   for (const env of ENVIRONMENTS) await createEnvironment({ ctx: system, input: { name: env.name, position: env.position, production: env.production } });

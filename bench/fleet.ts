@@ -82,7 +82,7 @@ export async function startFleet(log: (line: string) => void, opts: { registry?:
     server,
     serverRss: () => rssOf(server.pid),
     workspace: async (name) => {
-      const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@bench.test`, password: "bench-password" });
+      const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@bench.test`, password: "bench-password" } });
       const ctx: RequestCtx = { db, config, now: new Date(), actor: { kind: "system", workspaceId } };
       const agentKey = (await createAgentKey({ ctx, input: { name: `agent-${Date.now()}` } })).value;
       const token = (await createApiToken({ ctx, input: { name: "bench", role: "member" } })).value;

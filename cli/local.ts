@@ -5,7 +5,7 @@ import { loadConfig, type Config } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { getWorkspaceByNameOrThrow } from "@/lib/services/workspaces/setup";
+import { getWorkspaceByNameOrThrow } from "@/lib/services/workspaces/get-by-name";
 import type { RequestCtx } from "@/lib/services/context";
 
 export async function withLocalDb<T>(fn: (db: Db, config: Config) => Promise<T>): Promise<T> {

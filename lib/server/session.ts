@@ -7,7 +7,7 @@ import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { actorForUser } from "@/lib/services/sessions/authenticate";
 import type { RequestCtx } from "@/lib/services/context";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
-import { hasAnyUser } from "@/lib/services/workspaces/setup";
+import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
 import { getServerServices } from "./services";
 
 export type PageSession = { ctx: RequestCtx & { actor: Extract<RequestCtx["actor"], { kind: "user" }> }; workspaceName: string };

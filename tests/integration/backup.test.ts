@@ -289,7 +289,7 @@ describe("driftwatch backup and restore", () => {
   it("restore --force replaces everything with the backup", async () => {
     const db = createDb(external.url, { max: 1 });
     try {
-      await setupWorkspace({ db }, { workspace: "only-in-target", email: "target@example.test", password: "password-123" });
+      await setupWorkspace({ ctx: { db }, input: { workspace: "only-in-target", email: "target@example.test", password: "password-123" } });
     } finally {
       await db.$disconnect();
     }
@@ -375,7 +375,7 @@ describe("a failed migration", () => {
 /** A workspace with real data, through the API and the services the server uses. */
 async function seed(db: Db, baseUrl: string) {
   const name = "backup-acme";
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@example.test`, password: "password-123" });
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@example.test`, password: "password-123" } });
   const ctx: RequestCtx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   const member = (await createApiToken({ ctx, input: { name: "member", role: "member" } })).value;
   const viewer = (await createApiToken({ ctx, input: { name: "viewer", role: "viewer" } })).value;

@@ -70,7 +70,7 @@ beforeAll(async () => {
       eol: createEolClient({ apiUrl: "http://127.0.0.1:9/api/v1", enabled: false }),
     },
   };
-  ({ workspaceId } = await setupWorkspace({ db }, { workspace: "tick", email: "tick@example.test", password: `pw-${randomUUID()}` }));
+  ({ workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: "tick", email: "tick@example.test", password: `pw-${randomUUID()}` } }));
   const system: RequestCtx = { db, config, get now() { return new Date(clock); }, actor: { kind: "system", workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   agent = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };

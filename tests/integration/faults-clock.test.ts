@@ -112,7 +112,7 @@ beforeAll(async () => {
       eol: createEolClient({ apiUrl: "http://127.0.0.1:9/api/v1", enabled: false }),
     },
   };
-  ({ workspaceId } = await setupWorkspace({ db }, { workspace: "clock", email: "clock@example.test", password: `pw-${randomUUID()}` }));
+  ({ workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: "clock", email: "clock@example.test", password: `pw-${randomUUID()}` } }));
   system = { db, config, get now() { return new Date(clock); }, actor: { kind: "system", workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   agent = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };

@@ -77,7 +77,7 @@ async function restartPostgres() {
 }
 
 async function workspace(name: string) {
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@faults.test`, password: "faults-password" });
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@faults.test`, password: "faults-password" } });
   const ctx: RequestCtx = { db, config: loadConfig({ ...serverEnv() }), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   const agentKey = (await createAgentKey({ ctx, input: { name: `agent-${name}` } })).value;
   return { id: workspaceId, agentKey, ctx };

@@ -180,7 +180,7 @@ beforeAll(async () => {
     },
   };
 
-  ({ workspaceId } = await setupWorkspace({ db }, { workspace: "faults", email: "faults@example.test", password: `pw-${randomUUID()}` }));
+  ({ workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: "faults", email: "faults@example.test", password: `pw-${randomUUID()}` } }));
   const system = { db, config, get now() { return new Date(clock); }, actor: { kind: "system" as const, workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   await recordAgentReport({

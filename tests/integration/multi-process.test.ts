@@ -168,7 +168,7 @@ beforeAll(async () => {
   };
 
   owner = { email: "owner@multi.test", password: "a-password-for-two-servers" };
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: "multi", email: owner.email, password: owner.password });
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: "multi", email: owner.email, password: owner.password } });
   ctx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   member = (await createApiToken({ ctx, input: { name: "member", role: "member" } })).value;
   agentKey = (await createAgentKey({ ctx, input: { name: "agents" } })).value;

@@ -1,21 +1,13 @@
 // First run: a workspace and its owner. Idempotent for the same values;
 // refuses to change an existing owner's password or take over a workspace.
-import type { Db } from "@/lib/db/client";
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "@/lib/auth/password";
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/domain/errors";
-import { z } from "zod";
-import { nameSchema } from "@/lib/services/schemas";
-
-export const setupInputSchema = z.object({
-  workspace: nameSchema,
-  email: z.string().trim().toLowerCase().email().max(320),
-  password: z.string().min(MIN_PASSWORD_LENGTH, { message: `must be at least ${MIN_PASSWORD_LENGTH} characters` }).max(1000),
-  name: z.string().trim().max(200).optional(),
-});
+import type { RequestCtx } from "../context";
+import { setupInputSchema } from "./schemas";
 
 export type SetupResult = { workspaceId: string; userId: string; created: { workspace: boolean; user: boolean } };
 
-export async function setupWorkspace({ db }: { db: Db }, raw: unknown): Promise<SetupResult> {
+export async function setupWorkspace({ ctx: { db }, input: raw }: { ctx: Pick<RequestCtx, "db">; input: unknown }): Promise<SetupResult> {
   const parsed = setupInputSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -42,14 +34,4 @@ export async function setupWorkspace({ db }: { db: Db }, raw: unknown): Promise<
     await tx.auditEntry.create({ data: { workspaceId: ws.id, actor: `user:${user.email}`, action: "workspace.created", subject: ws.name } });
     return { workspaceId: ws.id, userId: user.id, created: { workspace: true, user: !existingUser } };
   });
-}
-
-export async function getWorkspaceByNameOrThrow(db: Db, name: string) {
-  const ws = await db.workspace.findUnique({ where: { name } });
-  if (!ws) throw new AppError("not_found", `Workspace ${name} does not exist; create it with driftwatch setup.`);
-  return ws;
-}
-
-export async function hasAnyUser(db: Db): Promise<boolean> {
-  return (await db.user.count()) > 0;
 }
