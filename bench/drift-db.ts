@@ -217,7 +217,7 @@ export async function benchDriftDb(): Promise<Figure[]> {
 
     const evaluate = async (now: Date) => {
       const t0 = performance.now();
-      const result = await evaluateWorkspaceDrift({ db, config, now }, seeded.workspaceId);
+      const result = await evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId: seeded.workspaceId } });
       return { ms: performance.now() - t0, result };
     };
     const first = await evaluate(new Date(end));

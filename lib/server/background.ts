@@ -32,16 +32,16 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
     await driftAndNotificationsTick();
     // Hourly at most, whichever process gets there first.
-    await retentionTick({ db, config: opts.config, now: deps.now() });
+    await retentionTick({ ctx: { db, config: opts.config, now: deps.now() } });
     await pruneInsightWrites(db);
   };
   // Drift from what the checks just learned, then the outbox: fan out, deliver, and the weekly plan.
   const driftAndNotificationsTick = async () => {
-    const drift = await evaluateAll(deps);
+    const drift = await evaluateAll({ ctx: { db, config: opts.config, now: new Date() } });
     if (drift.failed > 0) log.warn(`drift evaluation failed for ${drift.failed} workspaces`);
-    await weeklyPlanTick({ db, config: opts.config, now: deps.now() });
-    await routeEvents({ db, now: deps.now() });
-    const sent = await deliverDue(deps);
+    await weeklyPlanTick({ ctx: { db, config: opts.config, now: deps.now() } });
+    await routeEvents({ ctx: { db, now: deps.now() } });
+    const sent = await deliverDue({ ctx: { db, config: opts.config, now: new Date() } });
     if (sent.leased > 0) log.info(`notifications: ${sent.sent} sent, ${sent.retried} to retry, ${sent.failed} failed`);
   };
   const runOnce = async () => {

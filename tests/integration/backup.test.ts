@@ -397,9 +397,9 @@ async function seed(db: Db, baseUrl: string) {
   await report("production", "docker@prod", [workload("web", "1.26.0", ago(20 * DAY), 1), workload("api", "2.0.0", ago(9 * DAY), 4)]);
   await report("production", "docker@prod", [workload("web", "1.26.0", ago(20 * DAY), 1), workload("api", "2.1.0", ago(DAY), 5)]);
   await createRule({ ctx, input: { name: "hook", channel: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "backup-test-secret-value" }, allow_private: true } });
-  await evaluateWorkspaceDrift({ db, config: { eolEnabled: false, baseUrl }, now: new Date() }, workspaceId);
+  await evaluateWorkspaceDrift({ ctx: { db, config: { eolEnabled: false, baseUrl }, now: new Date() }, input: { workspaceId } });
   await call(member, "POST", "/api/v1/acks", { service: "web", kind: "drift", environment: "production", duration: "72h" });
-  await routeEvents({ db, now: new Date() });
+  await routeEvents({ ctx: { db, now: new Date() } });
   await call(viewer, "GET", "/api/v1/drifts");
   // Values COPY must escape: backslashes, tabs, newlines, a line that reads `\.`, NULL against empty text.
   await db.$executeRawUnsafe(

@@ -46,7 +46,7 @@ const report = (target: string, version: string, since: number, image = `registr
 });
 
 /** One scheduler tick's drift step at the test's clock, as another process would run it too. */
-const tick = (over: Partial<Config> = {}) => evaluateAll({ db, config: { ...config, ...over }, now: () => new Date(clock) });
+const tick = (over: Partial<Config> = {}) => evaluateAll({ ctx: { db, config: { ...config, ...over }, now: new Date(clock) } });
 const counts = (r: Awaited<ReturnType<typeof tick>>) => ({ evaluated: r.evaluated.length, unchanged: r.unchanged, failed: r.failed });
 const EVALUATED = { evaluated: 1, unchanged: 0, failed: 0 };
 const UNCHANGED = { evaluated: 0, unchanged: 1, failed: 0 };

@@ -200,7 +200,7 @@ describe("query plans on a seeded fleet", () => {
     });
     await record("monthly report", () => getMonthlyReport({ ctx, month }));
     await record("metrics", () => renderMetrics({ ctx }));
-    await record("drift evaluation", () => evaluateWorkspaceDrift({ db, config, now }, workspaceId));
+    await record("drift evaluation", () => evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId } }));
 
     // Agent intake: a target's whole state, with one image changed and one workload gone.
     const target = await db.target.findFirstOrThrow({ where: { workspaceId, name: "k8s@dev-1" }, select: { id: true, name: true } });
@@ -225,16 +225,16 @@ describe("query plans on a seeded fleet", () => {
       }),
     );
     await record("scheduler: lease checks", () => leaseDueRepositories(db, now, 200));
-    await record("scheduler: drift tick", () => evaluateAll({ db, config, now: () => now }));
+    await record("scheduler: drift tick", () => evaluateAll({ ctx: { db, config, now } }));
     // A check's release sources: the services that follow the repository, from its open rows only. No forge is
     // asked here (a forge found would fail, which the sync records and goes on from).
     const noForge = { forges: { listReleases: () => Promise.reject(new Error("no forge in the plan test")) } } as unknown as UpstreamClients;
     await record("check: release sources", () => syncReleasesFor({ db, config, clients: noForge, now: () => now }, repository, null));
-    await record("scheduler: route events", () => routeEvents({ db, now }));
+    await record("scheduler: route events", () => routeEvents({ ctx: { db, now } }));
     await record("scheduler: lease deliveries", () => leaseDueDeliveries({ db, config }, now));
     // Retention as the hourly tick runs it in a steady state: the cutoff a day into the seeded history, so that it
     // finds a day's rows to fold and remove.
-    await record("retention", () => pruneHistory({ db, config: { ...config, retentionDays: 90 }, now: new Date(now.getTime() + DAY) }));
+    await record("retention", () => pruneHistory({ ctx: { db, config: { ...config, retentionDays: 90 }, now: new Date(now.getTime() + DAY) } }));
     await record("deliveries of a rule", () => listDeliveries({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, input: { id: ruleId } }));
 
     const sizes = new Map(

@@ -59,9 +59,9 @@ const report = (target: string, observed: number, workloads: Workload[]): AgentR
 
 async function cycle() {
   const checks = await runCheckTick(deps, { limit: 10 });
-  await evaluateAll({ db, config, now: deps.now });
-  await routeEvents({ db, now: deps.now() });
-  await deliverDue({ db, config, now: deps.now });
+  await evaluateAll({ ctx: { db, config, now: deps.now() } });
+  await routeEvents({ ctx: { db, now: deps.now() } });
+  await deliverDue({ ctx: { db, config, now: deps.now() } });
   return checks;
 }
 
@@ -150,7 +150,7 @@ describe("the server's clock set forwards, then back", () => {
     // A delivery leased by a worker that died while the clock was ahead (the lease says "a month from now").
     const real = await db.event.findFirstOrThrow({ where: { workspaceId, type: "drift_detected" } });
     const ev = await db.event.create({ data: { workspaceId, type: real.type, dedupeKey: `clock-test:${randomUUID()}`, payload: real.payload as object, createdAt: new Date(clock) } });
-    await routeEvents({ db, now: new Date(clock) });
+    await routeEvents({ ctx: { db, now: new Date(clock) } });
     const leased = await leaseDueDeliveries({ db, config }, new Date(clock), { workspaceId });
     expect(leased.map((l) => l.event_id)).toContain(ev.id);
     expect(await runs()).toEqual(history);

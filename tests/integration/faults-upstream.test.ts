@@ -52,7 +52,7 @@ const advance = (ms: number) => {
 /** One scheduler cycle, as the background loop runs it: due checks, then drift. */
 async function cycle() {
   const checks = await runCheckTick(deps, { limit: 10 });
-  await evaluateAll({ db, config: deps.config, now: deps.now });
+  await evaluateAll({ ctx: { db, config: deps.config, now: deps.now() } });
   return checks;
 }
 

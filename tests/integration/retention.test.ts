@@ -115,7 +115,7 @@ describe("retention", () => {
     const beforeFigures = await figures(ctx);
     expect(beforeFigures.reports[0]!.delivery.environments.some((e) => e.deploys > 0)).toBe(true);
 
-    const result = await pruneHistory({ db, config, now: NOW }, { batch: 700 });
+    const result = await pruneHistory({ ctx: { db, config, now: NOW }, input: { batch: 700 } });
     expect(result).toMatchObject({ runs: expected.length, drifts: 1, events: 1, loginAttempts: 1, busy: false });
     expect(result.arrivals).toBeGreaterThan(0);
 
@@ -137,7 +137,7 @@ describe("retention", () => {
     expect(await figures(ctx)).toEqual(beforeFigures);
 
     // Again: nothing more to do.
-    expect(await pruneHistory({ db, config, now: NOW })).toMatchObject({ runs: 0, drifts: 0, events: 0 });
+    expect(await pruneHistory({ ctx: { db, config, now: NOW } })).toMatchObject({ runs: 0, drifts: 0, events: 0 });
     // Without the folded deploys, the oldest month would have lost its figures.
     await db.deliveryArrival.deleteMany({ where: { workspaceId } });
     const bare = await getMonthlyReport({ ctx, month: beforeFigures.reports[0]!.month });
@@ -145,10 +145,10 @@ describe("retention", () => {
   }, 600_000);
 
   it("runs from the tick at most hourly, and 0 days keeps history forever", async () => {
-    const first = await retentionTick({ db, config, now: new Date(NOW.getTime() + DAY) });
+    const first = await retentionTick({ ctx: { db, config, now: new Date(NOW.getTime() + DAY) } });
     expect(first).not.toBeNull();
-    expect(await retentionTick({ db, config, now: new Date(NOW.getTime() + DAY + 60_000) })).toBeNull();
-    const forever = await pruneHistory({ db, config: { ...config, retentionDays: 0 }, now: new Date(NOW.getTime() + 400 * DAY) });
+    expect(await retentionTick({ ctx: { db, config, now: new Date(NOW.getTime() + DAY + 60_000) } })).toBeNull();
+    const forever = await pruneHistory({ ctx: { db, config: { ...config, retentionDays: 0 }, now: new Date(NOW.getTime() + 400 * DAY) } });
     expect(forever.runs).toBe(0);
     expect(() => loadConfig({ DRIFTWATCH_RETENTION_DAYS: "30" })).toThrow(/DRIFTWATCH_RETENTION_DAYS/);
   }, 120_000);

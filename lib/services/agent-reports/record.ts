@@ -82,7 +82,7 @@ export async function recordAgentReport({ ctx, report, evaluateDrift = true }: {
   // Drift follows what the report changed, evaluated right after it and shared by a burst of reports;
   // the 202 does not wait for it (reads in this process do: see driftSettled).
   if (evaluateDrift && (outcome.changed || (report.registry_results.length > 0 && outcome.ignored === null))) {
-    requestWorkspaceDrift({ db: ctx.db, config: ctx.config, now: ctx.now }, workspaceId);
+    requestWorkspaceDrift({ ctx: { db: ctx.db, config: ctx.config, now: ctx.now }, input: { workspaceId: workspaceId } });
   }
   return outcome;
 }

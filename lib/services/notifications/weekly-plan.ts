@@ -33,7 +33,7 @@ export function planTimeOfWeek(at: Date): Date {
 
 export type WeeklyPlanDeps = { db: Db; config: Config; now: Date };
 
-export async function weeklyPlanTick(deps: WeeklyPlanDeps): Promise<{ week: string; emitted: number }> {
+export async function weeklyPlanTick({ ctx: deps }: { ctx: WeeklyPlanDeps }): Promise<{ week: string; emitted: number }> {
   const week = isoWeekOf(deps.now);
   if (deps.now < planTimeOfWeek(deps.now)) return { week, emitted: 0 };
   const dedupeKey = `upgrade_plan:${week}`;

@@ -39,7 +39,7 @@ export function retentionCutoffs(config: Pick<Config, "retentionDays" | "logRete
 }
 
 /** Prune once, in batches of `batch` rows, at most `maxBatches` batches of each kind per workspace. */
-export async function pruneHistory(deps: RetentionDeps, opts: RetentionOptions = {}): Promise<RetentionResult> {
+export async function pruneHistory({ ctx: deps, input: opts = {} }: { ctx: RetentionDeps; input?: RetentionOptions }): Promise<RetentionResult> {
   const batch = opts.batch ?? 5_000;
   const maxBatches = opts.maxBatches ?? 40;
   const cutoffs = retentionCutoffs(deps.config, deps.now);
@@ -72,11 +72,11 @@ export async function pruneHistory(deps: RetentionDeps, opts: RetentionOptions =
 }
 
 /** `pruneHistory` when the last run (by any process) is an interval old; failures are logged, not thrown. */
-export async function retentionTick(deps: RetentionDeps): Promise<RetentionResult | null> {
+export async function retentionTick({ ctx: deps }: { ctx: RetentionDeps }): Promise<RetentionResult | null> {
   const last = await deps.db.cacheEntry.findUnique({ where: { key: LAST_RUN_KEY }, select: { fetchedAt: true } });
   if (last && deps.now.getTime() - last.fetchedAt.getTime() < RETENTION_INTERVAL_MS) return null;
   try {
-    const result = await pruneHistory(deps);
+    const result = await pruneHistory({ ctx: deps });
     if (!result.busy) {
       const value = { ...result } as Prisma.InputJsonValue;
       await deps.db.cacheEntry.upsert({ where: { key: LAST_RUN_KEY }, create: { key: LAST_RUN_KEY, value, fetchedAt: deps.now }, update: { value, fetchedAt: deps.now } });
