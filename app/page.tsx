@@ -12,7 +12,8 @@ import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@
 import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
 import { requirePageSession } from "@/lib/server/session";
 import { getMatrix } from "@/lib/services/matrix/get";
-import { countEnvironments, listTeams } from "@/lib/services/matrix/list-teams";
+import { countEnvironments } from "@/lib/services/matrix/count-environments";
+import { listTeams } from "@/lib/services/matrix/list-teams";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Matrix" };

@@ -122,7 +122,7 @@ async function seed(db: Db, start: number, end: number): Promise<{ workspaceId: 
     Array.from({ length: 2 }, async () => {
       for (let chain = chains.shift(); chain; chain = chains.shift()) {
         for (const at of ticks) {
-          await recordAgentReport({ ctx: agent, report: reportAt(plan, chain.e, chain.t, at), evaluateDrift: false });
+          await recordAgentReport({ ctx: agent, input: reportAt(plan, chain.e, chain.t, at), evaluateDrift: false });
           reports++;
         }
       }
@@ -137,7 +137,7 @@ async function seed(db: Db, start: number, end: number): Promise<{ workspaceId: 
   }
   await recordAgentReport({
     ctx: agent, evaluateDrift: false,
-    report: { environment: "staging", target: { name: "git-staging", kind: "compose_git" }, observed_at: new Date(end).toISOString(), workloads: declared, registry_results: [] },
+    input: { environment: "staging", target: { name: "git-staging", kind: "compose_git" }, observed_at: new Date(end).toISOString(), workloads: declared, registry_results: [] },
   });
   reports++;
 

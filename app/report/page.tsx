@@ -31,7 +31,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
   const now = ctx.now;
   const thisMonth = currentMonth(now);
   const month = typeof sp.month === "string" && monthRange(sp.month) && sp.month <= thisMonth ? sp.month : thisMonth;
-  const report = await getMonthlyReport({ ctx, month });
+  const report = await getMonthlyReport({ ctx, input: { month } });
   const serverPdf = canRenderPdf() && sp.pdf !== "unavailable";
   const deploys = report.delivery.environments.reduce((n, e) => n + e.deploys, 0);
 

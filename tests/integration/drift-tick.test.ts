@@ -85,8 +85,8 @@ describe("the drift tick", () => {
   const since = T0 - 14 * MIN;
 
   it("evaluates a workspace once, then skips it while nothing changed", async () => {
-    await recordAgentReport({ ctx: agent, report: report("docker@a", "1.2.0", T0 - 60 * MIN), evaluateDrift: false });
-    await recordAgentReport({ ctx: agent, report: report("docker@b", "1.1.0", since), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@a", "1.2.0", T0 - 60 * MIN), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@b", "1.1.0", since), evaluateDrift: false });
     expect(counts(await tick())).toEqual(EVALUATED);
     expect(await drift()).toMatchObject({ state: "open", openedAt: new Date(since) });
     // Another scheduler a moment later.
@@ -98,7 +98,7 @@ describe("the drift tick", () => {
     await db.$executeRaw`INSERT INTO login_attempts (key) VALUES ('someone')`;
     await db.$executeRaw`INSERT INTO audit_log (workspace_id, actor, action, subject, data) VALUES (${workspaceId}::uuid, 'test', 'test', 'test', '{}')`;
     // The same state reported again moves only the target's "last seen".
-    const repeated = await recordAgentReport({ ctx: agent, report: report("docker@b", "1.1.0", since), evaluateDrift: false });
+    const repeated = await recordAgentReport({ ctx: agent, input: report("docker@b", "1.1.0", since), evaluateDrift: false });
     expect(repeated).toMatchObject({ changed: false, ignored: null });
     expect(counts(await tick())).toEqual(UNCHANGED);
   });
@@ -116,7 +116,7 @@ describe("the drift tick", () => {
 
   it("evaluates after a report that changes what runs", async () => {
     clock += MIN;
-    await recordAgentReport({ ctx: agent, report: report("docker@b", "1.2.0", clock - 1_000), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@b", "1.2.0", clock - 1_000), evaluateDrift: false });
     const result = await tick();
     expect(counts(result)).toEqual(EVALUATED);
     expect(result.evaluated[0]).toMatchObject({ resolved: 1 });
@@ -161,7 +161,7 @@ describe("the drift tick and upstream checks", () => {
   it("skips a workspace after a check that found nothing new, and evaluates after one that found a release", async () => {
     clock += MIN;
     const image = `${inject("registryHost")}/${REPO}:1.0.0`;
-    await recordAgentReport({ ctx: agent, report: report("docker@c", "1.0.0", clock - MIN, image, "api"), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@c", "1.0.0", clock - MIN, image, "api"), evaluateDrift: false });
     await checkNow();
     expect(counts(await tick())).toEqual(EVALUATED);
     expect(await upstreamDrift()).toEqual({ running: "1.0.0", expected: "1.1.0" });

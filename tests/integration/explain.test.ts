@@ -18,7 +18,8 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded"
 import { migrateDatabase } from "@/lib/db/migrate";
 import type { Actor, RequestCtx } from "@/lib/services/context";
 import { getServiceBadges } from "@/lib/services/badges/list-service-badges";
-import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
+import { getDailyDrift } from "@/lib/services/insights/daily-drift";
+import { getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
@@ -188,7 +189,7 @@ describe("query plans on a seeded fleet", () => {
     await record("matrix page", () => getMatrix({ ctx, input: { team: "team-3", limit: 100 } }));
     await record("updates", () => listUpdates({ ctx }));
     await record("promotions", () => listPromotionsForWorkspace({ ctx }));
-    await record("delivery 90d", () => getDelivery({ ctx, window: "90d" }));
+    await record("delivery 90d", () => getDelivery({ ctx, input: { window: "90d" } }));
     await record("drifts", () => listDrifts({ ctx, input: {} }));
     await record("history", () => listHistory({ ctx, input: {} }));
     await record("history of a service", () => listHistory({ ctx, input: { service, since: new Date(now.getTime() - 30 * DAY).toISOString() } }));
@@ -198,7 +199,7 @@ describe("query plans on a seeded fleet", () => {
       await getWeeklyArrivals({ ctx });
       await getDailyDrift({ ctx });
     });
-    await record("monthly report", () => getMonthlyReport({ ctx, month }));
+    await record("monthly report", () => getMonthlyReport({ ctx, input: { month } }));
     await record("metrics", () => renderMetrics({ ctx }));
     await record("drift evaluation", () => evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId } }));
 
@@ -220,7 +221,7 @@ describe("query plans on a seeded fleet", () => {
     await record("agent report", () =>
       recordAgentReport({
         ctx: { ...ctx, actor: agent },
-        report: { environment: "dev", target: { name: target.name, kind: "kubernetes" }, observed_at: new Date(now.getTime() + 1000).toISOString(), workloads, registry_results: registryResults } as never,
+        input: { environment: "dev", target: { name: target.name, kind: "kubernetes" }, observed_at: new Date(now.getTime() + 1000).toISOString(), workloads, registry_results: registryResults } as never,
         evaluateDrift: false,
       }),
     );

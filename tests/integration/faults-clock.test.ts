@@ -128,9 +128,9 @@ afterAll(async () => {
 describe("the server's clock set forwards, then back", () => {
   it("keeps history, drifts, events and deliveries true through both jumps", async () => {
     // Two production targets disagree: an `inconsistent` drift since the second one started (a day ago).
-    await recordAgentReport({ ctx: agent, report: report("docker@a", 0, [w("1.0.0", -2 * DAY)]) });
+    await recordAgentReport({ ctx: agent, input: report("docker@a", 0, [w("1.0.0", -2 * DAY)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
-    await recordAgentReport({ ctx: agent, report: report("docker@b", 0, [w("1.1.0", -DAY)]) });
+    await recordAgentReport({ ctx: agent, input: report("docker@b", 0, [w("1.1.0", -DAY)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
     const [drift] = (await listDrifts({ ctx: system, input: { kind: "inconsistent" } })).items;
@@ -169,7 +169,7 @@ describe("the server's clock set forwards, then back", () => {
 
     // Back further, past the drift's start: the drift ends (target a catches up) but never before it began.
     clock = T0 - 3 * DAY;
-    await recordAgentReport({ ctx: agent, report: report("docker@a", HOUR, [w("1.1.0", 30 * MIN)]) });
+    await recordAgentReport({ ctx: agent, input: report("docker@a", HOUR, [w("1.1.0", 30 * MIN)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
     const [ended] = (await listDrifts({ ctx: system, input: { kind: "inconsistent", state: "resolved" } })).items;

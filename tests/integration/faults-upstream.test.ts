@@ -185,7 +185,7 @@ beforeAll(async () => {
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   await recordAgentReport({
     ctx: { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } },
-    report: {
+    input: {
       environment: "production",
       target: { name: "docker@prod", kind: "docker" },
       observed_at: new Date(clock).toISOString(),

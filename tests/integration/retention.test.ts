@@ -92,10 +92,10 @@ async function figures(ctx: RequestCtx) {
   const months = [monthOf(ago(480)), monthOf(ago(400)), monthOf(ago(200)), monthOf(ago(40))];
   const reports = [];
   for (const month of months) {
-    const r = await getMonthlyReport({ ctx, month });
+    const r = await getMonthlyReport({ ctx, input: { month } });
     reports.push({ month, delivery: r.delivery, arrivals: r.arrivals });
   }
-  return { reports, weekly: await getWeeklyArrivals({ ctx, weeks: 12 }), year: await getDelivery({ ctx, window: "365d" }), quarter: await getDelivery({ ctx, window: "90d" }) };
+  return { reports, weekly: await getWeeklyArrivals({ ctx, input: { weeks: 12 } }), year: await getDelivery({ ctx, input: { window: "365d" } }), quarter: await getDelivery({ ctx, input: { window: "90d" } }) };
 }
 
 describe("retention", () => {
@@ -140,7 +140,7 @@ describe("retention", () => {
     expect(await pruneHistory({ ctx: { db, config, now: NOW } })).toMatchObject({ runs: 0, drifts: 0, events: 0 });
     // Without the folded deploys, the oldest month would have lost its figures.
     await db.deliveryArrival.deleteMany({ where: { workspaceId } });
-    const bare = await getMonthlyReport({ ctx, month: beforeFigures.reports[0]!.month });
+    const bare = await getMonthlyReport({ ctx, input: { month: beforeFigures.reports[0]!.month } });
     expect(bare.delivery).not.toEqual(beforeFigures.reports[0]!.delivery);
   }, 600_000);
 

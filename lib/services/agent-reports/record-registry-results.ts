@@ -6,7 +6,7 @@ import type { RequestCtx } from "../context";
 
 const DAY_MS = 86_400_000;
 
-export async function recordRegistryResults({ ctx, workspaceId, results }: { ctx: RequestCtx; workspaceId: string; results: RegistryResult[] }): Promise<void> {
+export async function recordRegistryResults({ ctx, input: { workspaceId, results } }: { ctx: RequestCtx; input: { workspaceId: string; results: RegistryResult[] } }): Promise<void> {
   const now = ctx.now;
   for (const result of results) {
     const ref = parseImageRef(result.repository);

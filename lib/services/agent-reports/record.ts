@@ -71,13 +71,13 @@ function sameWorkload(run: Omit<OpenRun, "from">, w: Workload): boolean {
 }
 
 /** `evaluateDrift: false` stores the report only (bulk loads evaluate once at the end). */
-export async function recordAgentReport({ ctx, report, evaluateDrift = true }: { ctx: RequestCtx; report: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
+export async function recordAgentReport({ ctx, input: report, evaluateDrift = true }: { ctx: RequestCtx; input: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
   const agent = requireAgent(ctx.actor);
   const workspaceId = agent.workspaceId;
   // The repositories its main containers run are registered with the history it opens, in the same statement.
   const outcome = await applyTargetReport(ctx, workspaceId, report, agent.agentKeyId, { serverRegistries: ctx.config.serverRegistries });
   if (report.registry_results.length && outcome.ignored === null) {
-    await recordRegistryResults({ ctx, workspaceId, results: report.registry_results });
+    await recordRegistryResults({ ctx, input: { workspaceId, results: report.registry_results } });
   }
   // Drift follows what the report changed, evaluated right after it and shared by a burst of reports;
   // the 202 does not wait for it (reads in this process do: see driftSettled).

@@ -12,7 +12,7 @@ import { cachedInsight } from "../cache/insights-cache";
 
 export type DeliveryOut = z.infer<typeof deliverySchema>;
 
-export async function getDelivery({ ctx, window = DEFAULT_DELIVERY_WINDOW }: { ctx: RequestCtx; window?: string }): Promise<DeliveryOut> {
+export async function getDelivery({ ctx, input: { window = DEFAULT_DELIVERY_WINDOW } = {} }: { ctx: RequestCtx; input?: { window?: string | undefined } }): Promise<DeliveryOut> {
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   const ms = deliveryWindowMs(window);

@@ -22,7 +22,7 @@ export async function renderMetrics({ ctx }: { ctx: RequestCtx }): Promise<{ tex
 async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string }> {
   const now = ctx.now;
   const [delivery, drifts, hosts, targets, pending] = await Promise.all([
-    getDelivery({ ctx, window: METRICS_DELIVERY_WINDOW }),
+    getDelivery({ ctx, input: { window: METRICS_DELIVERY_WINDOW } }),
     ctx.db.drift.groupBy({ by: ["kind"], where: { workspaceId, active: true }, _count: { _all: true } }),
     loadHostStats(ctx, workspaceId),
     ctx.db.target.findMany({ where: { workspaceId, kind: { not: "compose_git" }, lastReportAt: { not: null } }, select: { name: true, lastReportAt: true } }),

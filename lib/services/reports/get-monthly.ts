@@ -60,7 +60,7 @@ const REASON_RANK: Record<string, { rank: number; what: string }> = {
   patch: { rank: 7, what: "Patch release behind" },
 };
 
-export async function getMonthlyReport({ ctx, month }: { ctx: RequestCtx; month: string }): Promise<MonthlyReport> {
+export async function getMonthlyReport({ ctx, input: { month } }: { ctx: RequestCtx; input: { month: string } }): Promise<MonthlyReport> {
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   const range = monthRange(month)!;

@@ -17,6 +17,7 @@ import { loadServiceFacts } from "@/lib/db/queries/services";
 import { loadUpstream } from "@/lib/db/queries/upstream";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { log } from "@/lib/log";
+import type { TickCtx } from "../context";
 import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
 const DAY = 86_400_000;
@@ -26,7 +27,8 @@ const LAST_RUN_KEY = "retention:last-run";
 /** Any constant of our own: pg_try_advisory_xact_lock keeps two processes from pruning at once. */
 const LOCK_KEY = 0x64777265; // "dwre"
 
-export type RetentionDeps = { db: Db; config: Pick<Config, "retentionDays" | "logRetentionDays">; now: Date };
+/** A tick's context; retention reads only these settings. */
+type RetentionCtx = Omit<TickCtx, "config"> & { config: Pick<Config, "retentionDays" | "logRetentionDays"> };
 export type RetentionOptions = { batch?: number; maxBatches?: number };
 export type RetentionResult = { runs: number; arrivals: number; drifts: number; events: number; loginAttempts: number; busy: boolean };
 
@@ -39,7 +41,7 @@ export function retentionCutoffs(config: Pick<Config, "retentionDays" | "logRete
 }
 
 /** Prune once, in batches of `batch` rows, at most `maxBatches` batches of each kind per workspace. */
-export async function pruneHistory({ ctx: deps, input: opts = {} }: { ctx: RetentionDeps; input?: RetentionOptions }): Promise<RetentionResult> {
+export async function pruneHistory({ ctx: deps, input: opts = {} }: { ctx: RetentionCtx; input?: RetentionOptions }): Promise<RetentionResult> {
   const batch = opts.batch ?? 5_000;
   const maxBatches = opts.maxBatches ?? 40;
   const cutoffs = retentionCutoffs(deps.config, deps.now);
@@ -72,7 +74,7 @@ export async function pruneHistory({ ctx: deps, input: opts = {} }: { ctx: Reten
 }
 
 /** `pruneHistory` when the last run (by any process) is an interval old; failures are logged, not thrown. */
-export async function retentionTick({ ctx: deps }: { ctx: RetentionDeps }): Promise<RetentionResult | null> {
+export async function retentionTick({ ctx: deps }: { ctx: RetentionCtx }): Promise<RetentionResult | null> {
   const last = await deps.db.cacheEntry.findUnique({ where: { key: LAST_RUN_KEY }, select: { fetchedAt: true } });
   if (last && deps.now.getTime() - last.fetchedAt.getTime() < RETENTION_INTERVAL_MS) return null;
   try {
