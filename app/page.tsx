@@ -11,8 +11,9 @@ import { Pagination } from "@/components/matrix/pagination";
 import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@/components/matrix/search-params";
 import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
 import { requirePageSession } from "@/lib/http/context";
-import { getMatrix } from "@/lib/services/get-matrix";
-import { countEnvironments, listTeams } from "@/lib/services/matrix-options";
+import { getMatrix } from "@/lib/services/matrix/get";
+import { countEnvironments } from "@/lib/services/matrix/count-environments";
+import { listTeams } from "@/lib/services/matrix/list-teams";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Matrix" };
@@ -31,11 +32,11 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
     ...(params.q ? { q: params.q } : {}),
     ...(serverPaged ? { limit: pageSize, offset: (params.page - 1) * pageSize } : {}),
   };
-  const [matrix, teams] = await Promise.all([getMatrix({ ctx, query }), listTeams({ ctx })]);
+  const [matrix, teams] = await Promise.all([getMatrix({ ctx, input: query }), listTeams({ ctx })]);
   const pages = Math.max(1, Math.ceil(matrix.total / pageSize));
   if (params.page > pages) redirect(matrixHref(params, { page: pages }));
 
-  const table = buildMatrixTable({ rows: matrix.services, environments: matrix.environments, sort: params.sort, pageIndex: params.page - 1, pageSize, total: matrix.total, now: ctx.now() });
+  const table = buildMatrixTable({ rows: matrix.services, environments: matrix.environments, sort: params.sort, pageIndex: params.page - 1, pageSize, total: matrix.total, now: ctx.now });
   const filters = [
     params.q && `name contains “${params.q}”`,
     params.team && `team ${params.team}`,

@@ -15,12 +15,12 @@ import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Ctx } from "@/lib/services/context";
-import { createAgentKey } from "@/lib/services/create-agent-key";
+import type { RequestCtx } from "@/lib/services/context";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
-import { createEnvironment } from "@/lib/services/environments";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createEnvironment } from "@/lib/services/environments/create";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -104,12 +104,12 @@ function reportAt(plan: Plan, envIndex: number, target: number, at: number): Age
 async function seed(db: Db, start: number, end: number): Promise<{ workspaceId: string; reports: number; seedMs: number }> {
   const started = performance.now();
   const name = `bench-drift-${randomUUID().slice(0, 8)}`;
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@example.test`, password: `pw-${randomUUID()}` });
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@example.test`, password: `pw-${randomUUID()}` } });
   const config = loadConfig({});
-  const system: Ctx = { db, config, now: () => new Date(end), actor: { kind: "system", workspaceId } };
+  const system: RequestCtx = { db, config, now: new Date(end), actor: { kind: "system", workspaceId } };
   for (const env of ENVIRONMENTS) await createEnvironment({ ctx: system, input: { name: env.name, position: env.position, production: env.production } });
   const key = await createAgentKey({ ctx: system, input: { name: "bench-agent" } });
-  const agent: Ctx = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "bench-agent" } };
+  const agent: RequestCtx = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "bench-agent" } };
 
   const plan = planWorkspace(start, end);
   const ticks: number[] = [];
@@ -122,7 +122,7 @@ async function seed(db: Db, start: number, end: number): Promise<{ workspaceId: 
     Array.from({ length: 2 }, async () => {
       for (let chain = chains.shift(); chain; chain = chains.shift()) {
         for (const at of ticks) {
-          await recordAgentReport({ ctx: agent, report: reportAt(plan, chain.e, chain.t, at), evaluateDrift: false });
+          await recordAgentReport({ ctx: agent, input: reportAt(plan, chain.e, chain.t, at), evaluateDrift: false });
           reports++;
         }
       }
@@ -137,7 +137,7 @@ async function seed(db: Db, start: number, end: number): Promise<{ workspaceId: 
   }
   await recordAgentReport({
     ctx: agent, evaluateDrift: false,
-    report: { environment: "staging", target: { name: "git-staging", kind: "compose_git" }, observed_at: new Date(end).toISOString(), workloads: declared, registry_results: [] },
+    input: { environment: "staging", target: { name: "git-staging", kind: "compose_git" }, observed_at: new Date(end).toISOString(), workloads: declared, registry_results: [] },
   });
   reports++;
 
@@ -217,7 +217,7 @@ export async function benchDriftDb(): Promise<Figure[]> {
 
     const evaluate = async (now: Date) => {
       const t0 = performance.now();
-      const result = await evaluateWorkspaceDrift({ db, config, now }, seeded.workspaceId);
+      const result = await evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId: seeded.workspaceId } });
       return { ms: performance.now() - t0, result };
     };
     const first = await evaluate(new Date(end));

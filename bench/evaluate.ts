@@ -13,7 +13,7 @@ export async function benchEvaluate(fleet: Fleet, workspaceId: string, opts: { r
   const t0 = Date.now();
   const time = async (at: number) => {
     const started = performance.now();
-    const result = await evaluateWorkspaceDrift(deps(at), workspaceId);
+    const result = await evaluateWorkspaceDrift({ ctx: deps(at), input: { workspaceId } });
     return { ms: performance.now() - started, result };
   };
   const load = loadNow();
@@ -45,7 +45,7 @@ export async function benchEvaluate(fleet: Fleet, workspaceId: string, opts: { r
   let unchanged = true;
   for (let i = 0; i < opts.runs; i++) {
     const started = performance.now();
-    const tick = await evaluateAll({ db: fleet.db, config: fleet.config, now: () => new Date(t0 + opts.runs * 60_000 + 30_000) });
+    const tick = await evaluateAll({ ctx: { db: fleet.db, config: fleet.config, now: new Date(t0 + opts.runs * 60_000 + 30_000) } });
     ticks.push(performance.now() - started);
     unchanged &&= tick.unchanged === 1 && tick.evaluated.length === 0;
   }

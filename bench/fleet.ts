@@ -11,10 +11,10 @@ import { loadConfig, type Config } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
-import type { Ctx } from "@/lib/services/context";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
+import type { RequestCtx } from "@/lib/services/context";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startRegistry, type TestRegistry } from "@/tests/support/registry";
 import { startDriftwatch } from "@/tests/support/server";
 
@@ -28,7 +28,7 @@ export type Fleet = {
   registry: TestRegistry;
   server: ChildProcess;
   /** A fresh workspace with an agent key and member token. */
-  workspace: (name: string) => Promise<{ id: string; name: string; agentKey: string; token: string; ctx: Ctx }>;
+  workspace: (name: string) => Promise<{ id: string; name: string; agentKey: string; token: string; ctx: RequestCtx }>;
   serverRss: () => number | null;
   stop: () => Promise<void>;
 };
@@ -82,8 +82,8 @@ export async function startFleet(log: (line: string) => void, opts: { registry?:
     server,
     serverRss: () => rssOf(server.pid),
     workspace: async (name) => {
-      const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@bench.test`, password: "bench-password" });
-      const ctx: Ctx = { db, config, now: () => new Date(), actor: { kind: "system", workspaceId } };
+      const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@bench.test`, password: "bench-password" } });
+      const ctx: RequestCtx = { db, config, now: new Date(), actor: { kind: "system", workspaceId } };
       const agentKey = (await createAgentKey({ ctx, input: { name: `agent-${Date.now()}` } })).value;
       const token = (await createApiToken({ ctx, input: { name: "bench", role: "member" } })).value;
       return { id: workspaceId, name, agentKey, token, ctx };

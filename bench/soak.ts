@@ -22,7 +22,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
-import { createRule } from "@/lib/services/notifications/rules";
+import { createRule } from "@/lib/services/notification-rules/create";
 import { startDriftwatch } from "@/tests/support/server";
 import { startFaultProxy } from "./fault-proxy";
 import { pool, startFleet } from "./fleet";

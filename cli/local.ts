@@ -5,8 +5,8 @@ import { loadConfig, type Config } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { getWorkspaceByNameOrThrow } from "@/lib/services/setup-workspace";
-import type { Ctx } from "@/lib/services/context";
+import { getWorkspaceByNameOrThrow } from "@/lib/services/workspaces/get-by-name";
+import type { RequestCtx } from "@/lib/services/context";
 
 export async function withLocalDb<T>(fn: (db: Db, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env);
@@ -22,7 +22,7 @@ export async function withLocalDb<T>(fn: (db: Db, config: Config) => Promise<T>)
 }
 
 /** A context acting as the named workspace's owner. */
-export async function ownerCtx(db: Db, config: Config, workspace: string): Promise<Ctx> {
+export async function ownerCtx(db: Db, config: Config, workspace: string): Promise<RequestCtx> {
   const ws = await getWorkspaceByNameOrThrow(db, workspace);
-  return { db, config, now: () => new Date(), actor: { kind: "system", workspaceId: ws.id } };
+  return { db, config, now: new Date(), actor: { kind: "system", workspaceId: ws.id } };
 }

@@ -86,7 +86,7 @@ export type Config = {
   dockerHubHosts: string[];
   smtpUrl: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
-  /** Days of closed history and resolved drift kept (0: forever); older deploys are kept folded (lib/services/retention.ts). */
+  /** Days of closed history and resolved drift kept (0: forever); older deploys are kept folded (lib/services/retention/prune.ts). */
   retentionDays: number;
   /** Days of delivered events and their deliveries kept. */
   logRetentionDays: number;

@@ -8,7 +8,8 @@ import { humanizeDuration } from "@/lib/domain/duration";
 import { formatShortDay, parseUtcDay } from "@/lib/render/dates";
 import { renderArrivalsChart, renderDriftTrendChart } from "@/lib/render/charts";
 import { requirePageSession } from "@/lib/http/context";
-import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/delivery-charts";
+import { getDailyDrift } from "@/lib/services/insights/daily-drift";
+import { getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { getDelivery } from "@/lib/services/insights/delivery";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,7 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
   const { ctx, workspaceName } = await requirePageSession();
   const raw = (await searchParams).window;
   const window: WindowKey = typeof raw === "string" && raw in WINDOWS ? (raw as WindowKey) : "30d";
-  const [stats, arrivals, drift] = await Promise.all([getDelivery({ ctx, window }), getWeeklyArrivals({ ctx }), getDailyDrift({ ctx })]);
+  const [stats, arrivals, drift] = await Promise.all([getDelivery({ ctx, input: { window } }), getWeeklyArrivals({ ctx }), getDailyDrift({ ctx })]);
   const arrivalsSvg = renderArrivalsChart(arrivals, { id: "dw-arrivals", theme: "auto", width: 760, title: "Versions arrived per week and environment, last 12 weeks" });
   const driftSvg = renderDriftTrendChart(drift, { id: "dw-drift", theme: "auto", width: 760, title: "Open drift per day by kind, last 30 days" });
   const total = stats.environments.reduce((n, e) => n + e.deploys, 0);

@@ -15,7 +15,7 @@ const PAGE = 50;
 export default async function PromotionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, workspaceName } = await requirePageSession();
   const { items } = await listPromotionsForWorkspace({ ctx });
-  const now = ctx.now();
+  const now = ctx.now;
   const raw = (await searchParams).page;
   const pages = Math.max(1, Math.ceil(items.length / PAGE));
   const page = Math.min(Math.max(1, Number.parseInt(typeof raw === "string" ? raw : "1", 10) || 1), pages);

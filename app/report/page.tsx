@@ -6,7 +6,7 @@ import { formatDay, formatWhen } from "@/components/ui/format";
 import { humanizeDuration } from "@/lib/domain/duration";
 import { requirePageSession } from "@/lib/http/context";
 import { canRenderPdf } from "@/lib/server/pdf";
-import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/monthly-report";
+import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/reports/get-monthly";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Monthly report" };
@@ -28,10 +28,10 @@ function shiftMonth(month: string, by: number): string {
 export default async function ReportPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, workspaceName } = await requirePageSession();
   const sp = await searchParams;
-  const now = ctx.now();
+  const now = ctx.now;
   const thisMonth = currentMonth(now);
   const month = typeof sp.month === "string" && monthRange(sp.month) && sp.month <= thisMonth ? sp.month : thisMonth;
-  const report = await getMonthlyReport({ ctx, month });
+  const report = await getMonthlyReport({ ctx, input: { month } });
   const serverPdf = canRenderPdf() && sp.pdf !== "unavailable";
   const deploys = report.delivery.environments.reduce((n, e) => n + e.deploys, 0);
 

@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/lib/http/auth";
 import { AppError } from "@/lib/domain/errors";
 import { getServerServices } from "@/lib/server/services";
-import { hasAnyUser, setupWorkspace } from "@/lib/services/setup-workspace";
+import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Set up" };
@@ -15,7 +16,7 @@ async function setupAction(formData: FormData) {
   if (await hasAnyUser(db)) redirect("/signin");
   const input = { workspace: formData.get("workspace"), email: formData.get("email"), password: formData.get("password") };
   try {
-    await setupWorkspace({ db }, input);
+    await setupWorkspace({ ctx: { db }, input: input });
   } catch (err) {
     if (err instanceof AppError) redirect(`/setup?error=${encodeURIComponent(err.message)}`);
     throw err;

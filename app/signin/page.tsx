@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { AuthError } from "next-auth";
 import { signIn } from "@/lib/http/auth";
 import { getServerServices } from "@/lib/server/services";
-import { hasAnyUser } from "@/lib/services/setup-workspace";
+import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };

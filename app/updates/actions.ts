@@ -4,7 +4,8 @@
 import { redirect } from "next/navigation";
 import { AppError } from "@/lib/domain/errors";
 import { requirePageSession } from "@/lib/http/context";
-import { createAck, deleteAck } from "@/lib/services/acks";
+import { createAck } from "@/lib/services/acks/create";
+import { deleteAck } from "@/lib/services/acks/delete";
 
 /** Back to the page the form was on (only same-site updates paths), with the outcome. */
 function back(form: FormData, flash: { ok?: string; error?: string }): never {
@@ -47,7 +48,7 @@ export async function undoPutOffAction(form: FormData): Promise<void> {
   const { ctx } = await requirePageSession();
   const [id = "", service = "The update"] = String(form.get("undo") ?? "").split(" ");
   try {
-    await deleteAck({ ctx, id });
+    await deleteAck({ ctx, input: { id } });
   } catch (err) {
     if (err instanceof AppError) back(form, { error: err.message });
     throw err;

@@ -10,9 +10,9 @@ import { Pager } from "@/components/ui/pager";
 import { countUpdatesByReason, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
-import { listEnvironments } from "@/lib/services/environments";
+import { listEnvironments } from "@/lib/services/environments/list";
 import { listUpdates } from "@/lib/services/insights/updates";
-import { listTeams } from "@/lib/services/matrix-options";
+import { listTeams } from "@/lib/services/matrix/list-teams";
 import { putOffAction, undoPutOffAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -31,7 +31,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const env = one(sp.env).slice(0, 100);
   const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
   const [updates, teams, envs] = await Promise.all([
-    listUpdates({ ctx, query: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
+    listUpdates({ ctx, input: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
     listTeams({ ctx }),
     listEnvironments({ ctx }),
   ]);
@@ -40,7 +40,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const listed = shown.slice(0, CHECKLIST_MAX);
   const checklist = updatesChecklist(listed.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }))) + (shown.length > CHECKLIST_MAX ? `\n\n… and ${shown.length - CHECKLIST_MAX} more in Driftwatch.` : "");
   const canAct = hasRole(ctx.actor, "member");
-  const now = ctx.now();
+  const now = ctx.now;
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
   const page = Math.min(Math.max(1, Number.parseInt(one(sp.page), 10) || 1), pages);
   const pageLines = shown.slice((page - 1) * PAGE, page * PAGE);

@@ -3,9 +3,9 @@ import type { Command } from "commander";
 import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { ownerCtx, withLocalDb } from "../local";
 import { printJson } from "../output";
 
@@ -34,7 +34,7 @@ export function registerAdminCommands(program: Command) {
     .requiredOption("--password <password>", "owner's password (at least 8 characters)")
     .option("--json", "print JSON")
     .action(async (opts: { workspace: string; email: string; password: string; json?: boolean }) => {
-      const result = await withLocalDb((db) => setupWorkspace({ db }, opts));
+      const result = await withLocalDb((db) => setupWorkspace({ ctx: { db }, input: opts }));
       if (opts.json) printJson({ workspace: opts.workspace, email: opts.email.toLowerCase(), created_workspace: result.created.workspace, created_user: result.created.user });
       else console.log(result.created.workspace ? `Created workspace ${opts.workspace} owned by ${opts.email}.` : `Workspace ${opts.workspace} is already set up for ${opts.email}.`);
     });

@@ -1,6 +1,6 @@
 // badges reset: a new badge signing key for a workspace (local).
 import type { Command } from "commander";
-import { resetBadgeKey } from "@/lib/services/badges";
+import { resetBadgeKey } from "@/lib/services/badges/reset-key";
 import { ownerCtx, withLocalDb } from "../local";
 import { printJson } from "../output";
 

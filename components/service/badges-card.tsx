@@ -2,7 +2,8 @@
 // state, and (for members and higher) the signed addresses to embed.
 import { CopyButton } from "@/components/ui/copy-button";
 import { BADGE_NOTES, BADGE_RULES, BADGE_STATE_TEXT, type BadgeState } from "@/lib/render/badge-state";
-import type { BadgeAddress, BadgeView } from "@/lib/services/badges";
+import type { BadgeAddress } from "@/lib/services/badges/keys";
+import type { BadgeView } from "@/lib/services/badges/views";
 
 const PILL: Record<BadgeState, string> = { up_to_date: "ok", behind: "warn", attention: "bad", unknown: "neutral" };
 

@@ -1,7 +1,7 @@
 // Open drift of the service, and the acknowledgements that quiet it.
 import { DRIFT_HELP, DriftPill } from "@/components/ui/drift";
 import { formatWhen, lasted, When } from "@/components/ui/format";
-import type { ServiceDetail } from "@/lib/services/service-detail";
+import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
 export function DriftList({ detail, now }: { detail: ServiceDetail; now: Date }) {
   if (detail.drifts.length === 0) return <p className="muted">No open drift. Everything runs what the policy and the pipeline expect.</p>;

@@ -1,7 +1,7 @@
 // The releases between the oldest version that runs and the newest, newest
 // first, each with its notes and the environments already running it.
 import { formatDay } from "@/components/ui/format";
-import type { ServiceDetail } from "@/lib/services/service-detail";
+import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
 export function ReleasesList({ detail }: { detail: ServiceDetail }) {
   if (!detail.oldest_running) return <p className="muted">No version is known yet for what runs.</p>;

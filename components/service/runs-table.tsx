@@ -2,7 +2,7 @@
 // it, with the tag, the exact version, the digest and since when.
 import { When } from "@/components/ui/format";
 import { DriftMarkers } from "@/components/ui/drift";
-import type { ServiceDetail } from "@/lib/services/service-detail";
+import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
 export function RunsTable({ detail, now }: { detail: ServiceDetail; now: Date }) {
   const cells = detail.row?.cells ?? [];

@@ -2,7 +2,7 @@
 // target where an environment has several. Drawn on the server; hovering a
 // segment shows its dates (SVG <title>), no script.
 import { renderVersionTimeline, type TimelineLane } from "@/lib/render/charts";
-import { HISTORY_DAYS, type ServiceDetail } from "@/lib/services/service-detail";
+import { HISTORY_DAYS, type ServiceDetail } from "@/lib/services/services/get-detail";
 
 export function timelineLanes(detail: ServiceDetail): TimelineLane[] {
   const order = new Map(detail.environments.map((e, i) => [e.name, i] as const));

@@ -1,7 +1,7 @@
 // Upstream: the newest release with its notes, where release notes come
 // from, who checks the repository, and the last check with its error.
 import { formatClock, formatWhen, When } from "@/components/ui/format";
-import type { ServiceDetail } from "@/lib/services/service-detail";
+import type { ServiceDetail } from "@/lib/services/services/get-detail";
 import type { SourceLabelStatus } from "@/lib/services/upstream/source-label-status";
 import { CheckNow } from "./check-now";
 

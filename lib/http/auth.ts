@@ -6,7 +6,7 @@ import { credentialsSchema } from "@/lib/auth/credentials";
 import { clientAddress } from "./client-address";
 import { log } from "@/lib/log";
 import { getServerServices } from "@/lib/server/services";
-import { signInWithPassword } from "@/lib/services/sign-in";
+import { signInWithPassword } from "@/lib/services/sessions/sign-in";
 
 class TooManyAttempts extends CredentialsSignin {
   override code = "rate_limited";

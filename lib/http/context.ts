@@ -8,13 +8,13 @@ import { bearerToken } from "@/lib/auth/secrets";
 import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { AppError } from "@/lib/domain/errors";
 import { getServerServices, type ServerServices } from "@/lib/server/services";
-import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/authenticate";
-import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
+import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/sessions/authenticate";
+import { requireRole, type Actor, type RequestCtx } from "@/lib/services/context";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
-import { hasAnyUser } from "@/lib/services/setup-workspace";
+import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
 import { auth } from "./auth";
 
-/** An actor, and the transaction snapshot read with a bearer credential (see Ctx.snapshot). */
+/** An actor, and the transaction snapshot read with a bearer credential (see RequestCtx.snapshot). */
 export type Caller<A extends Actor = Actor> = { actor: A; snapshot?: string | null };
 
 /**
@@ -22,10 +22,10 @@ export type Caller<A extends Actor = Actor> = { actor: A; snapshot?: string | nu
  * sees that report's drift; having waited, the snapshot read with the credential is old, so caches
  * ask again. A write's own changes come after that snapshot too: only reads use it.
  */
-export async function buildCtx<A extends Actor>(services: ServerServices, caller: Caller<A>, opts: { read: boolean }): Promise<Ctx & { actor: A }> {
+export async function buildCtx<A extends Actor>(services: ServerServices, caller: Caller<A>, opts: { read: boolean }): Promise<RequestCtx & { actor: A }> {
   const { actor, snapshot } = caller;
   const waited = opts.read && actor.workspaceId !== null && (await driftSettled(actor.workspaceId));
-  return { db: services.db, config: services.config, now: services.now, actor, ...(opts.read && !waited && snapshot !== undefined ? { snapshot } : {}) };
+  return { db: services.db, config: services.config, now: new Date(), actor, ...(opts.read && !waited && snapshot !== undefined ? { snapshot } : {}) };
 }
 
 /** The signed-in user's actor in the workspace their cookie prefers (or their first); null without a membership. */
@@ -79,7 +79,7 @@ export async function authenticate(req: Request, level: AuthLevel, services: Ser
   return { actor };
 }
 
-export type PageSession = { ctx: Ctx & { actor: Extract<Actor, { kind: "user" }> }; workspaceName: string };
+export type PageSession = { ctx: RequestCtx & { actor: Extract<Actor, { kind: "user" }> }; workspaceName: string };
 
 /** For pages and their actions: the signed-in user's context, or a redirect to first-run setup or sign-in. */
 export async function requirePageSession(): Promise<PageSession> {

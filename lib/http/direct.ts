@@ -18,7 +18,7 @@ import Negotiator from "negotiator";
 import type { Operation } from "@/lib/api/operation";
 import { findOperation } from "@/lib/api/route-table";
 import { log } from "@/lib/log";
-import { cachedBodyOf } from "@/lib/services/insights/cache";
+import { cachedBodyOf } from "@/lib/http/cached-response";
 import type { DirectBody } from "./body";
 import { INTERNAL_ERROR_DETAIL, writeProblem } from "./problem";
 import type { RouteHandler } from "./route";

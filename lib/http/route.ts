@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { Operation } from "@/lib/api/operation";
 import { AppError, zodErrors } from "@/lib/domain/errors";
 import { getServerServices } from "@/lib/server/services";
-import type { Ctx } from "@/lib/services/context";
+import type { RequestCtx } from "@/lib/services/context";
 import { checkJsonInput, queryObject, readJsonBody, type DirectBody } from "./body";
 import { authenticate, buildCtx } from "./context";
 import { errorToResponse } from "./problem";
@@ -16,7 +16,7 @@ import { errorToResponse } from "./problem";
 type Infer<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : undefined;
 
 export type HandlerInput<Op extends Operation> = {
-  ctx: Ctx;
+  ctx: RequestCtx;
   params: Infer<Op["params"]>;
   query: Infer<Op["query"]>;
   body: Infer<Op["body"]>;

@@ -7,8 +7,8 @@ import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { buildCtx } from "@/lib/http/context";
 import { errorToResponse } from "@/lib/http/problem";
 import { getServerServices, type ServerServices } from "@/lib/server/services";
-import { authenticateBearer } from "@/lib/services/authenticate";
-import { requireRole, type Actor, type Ctx } from "@/lib/services/context";
+import { authenticateBearer } from "@/lib/services/sessions/authenticate";
+import { requireRole, type Actor, type RequestCtx } from "@/lib/services/context";
 import { createMcpServer } from "./server";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="driftwatch"' };
@@ -25,7 +25,7 @@ async function authenticate(req: Request, services: ServerServices): Promise<Act
 }
 
 export async function handleMcpRequest(req: Request): Promise<Response> {
-  let ctx: Ctx;
+  let ctx: RequestCtx;
   try {
     const services = await getServerServices();
     ctx = await buildCtx(services, { actor: await authenticate(req, services) }, { read: true });

@@ -10,12 +10,12 @@ import { serviceSchema } from "@/lib/api/schemas/services";
 import { AppError } from "@/lib/domain/errors";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { log } from "@/lib/log";
-import type { Ctx } from "@/lib/services/context";
-import { getMatrix } from "@/lib/services/get-matrix";
+import type { RequestCtx } from "@/lib/services/context";
+import { getMatrix } from "@/lib/services/matrix/get";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 import { listUpdates } from "@/lib/services/insights/updates";
-import { getServiceOrThrow } from "@/lib/services/services";
+import { getServiceOrThrow } from "@/lib/services/services/get";
 
 export const MCP_SERVER_INFO = { name: "driftwatch", version: "1.0.0" };
 
@@ -49,7 +49,7 @@ async function answer<T extends Record<string, unknown>>(work: () => Promise<T>)
 }
 
 /** One server per request (stateless), acting as the request's actor. */
-export function createMcpServer(ctx: Ctx): McpServer {
+export function createMcpServer(ctx: RequestCtx): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions: "Driftwatch knows which version of each service runs in each environment, how it drifts from upstream, from the previous environment and from end-of-life dates, and what waits for promotion.",
   });
@@ -64,7 +64,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
     },
     outputSchema: unnamed(updatesSchema),
     annotations: { readOnlyHint: true },
-  }, (query) => answer(() => listUpdates({ ctx, query })));
+  }, (query) => answer(() => listUpdates({ ctx, input: query })));
 
   server.registerTool("matrix", {
     title: "Version matrix",
@@ -79,7 +79,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
     },
     outputSchema: unnamed(matrixSchema),
     annotations: { readOnlyHint: true },
-  }, (query) => answer(() => getMatrix({ ctx, query })));
+  }, (query) => answer(() => getMatrix({ ctx, input: query })));
 
   server.registerTool("drifts", {
     title: "Drift records",
@@ -93,7 +93,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
     },
     outputSchema: unnamed(driftListSchema),
     annotations: { readOnlyHint: true },
-  }, (query) => answer(() => listDrifts({ ctx, query })));
+  }, (query) => answer(() => listDrifts({ ctx, input: query })));
 
   server.registerTool("promotions", {
     title: "Promotion candidates",
@@ -108,7 +108,7 @@ export function createMcpServer(ctx: Ctx): McpServer {
     inputSchema: { name: text(200, 1).describe("Service name") },
     outputSchema: unnamed(serviceSchema),
     annotations: { readOnlyHint: true },
-  }, ({ name }) => answer(() => getServiceOrThrow({ ctx, name })));
+  }, ({ name }) => answer(() => getServiceOrThrow({ ctx, input: { name } })));
 
   return server;
 }

@@ -9,9 +9,9 @@ import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { deliverDue } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
-import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
-import { pruneInsightWrites } from "@/lib/services/insights/cache";
-import { retentionTick } from "@/lib/services/retention";
+import { refreshComposeTargets } from "@/lib/services/targets/refresh-compose";
+import { pruneInsightWrites } from "@/lib/services/cache/insights-cache";
+import { retentionTick } from "@/lib/services/retention/prune";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { getUpstreamClients } from "./upstream-clients";
 
@@ -28,20 +28,20 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
       const failed = checks.outcomes.flatMap((o) => (o.status === "failed" ? [o.error] : []));
       log.info(`checked ${checks.leased} repositories${failed.length ? `, ${failed.length} failed (first: ${failed[0]})` : ""}`);
     }
-    const compose = await refreshComposeTargets(deps);
+    const compose = await refreshComposeTargets({ ctx: { db, config: opts.config, now: new Date() } });
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
     await driftAndNotificationsTick();
     // Hourly at most, whichever process gets there first.
-    await retentionTick({ db, config: opts.config, now: deps.now() });
+    await retentionTick({ ctx: { db, config: opts.config, now: deps.now() } });
     await pruneInsightWrites(db);
   };
   // Drift from what the checks just learned, then the outbox: fan out, deliver, and the weekly plan.
   const driftAndNotificationsTick = async () => {
-    const drift = await evaluateAll(deps);
+    const drift = await evaluateAll({ ctx: { db, config: opts.config, now: new Date() } });
     if (drift.failed > 0) log.warn(`drift evaluation failed for ${drift.failed} workspaces`);
-    await weeklyPlanTick({ db, config: opts.config, now: deps.now() });
-    await routeEvents({ db, now: deps.now() });
-    const sent = await deliverDue(deps);
+    await weeklyPlanTick({ ctx: { db, config: opts.config, now: deps.now() } });
+    await routeEvents({ ctx: { db, now: deps.now() } });
+    const sent = await deliverDue({ ctx: { db, config: opts.config, now: new Date() } });
     if (sent.leased > 0) log.info(`notifications: ${sent.sent} sent, ${sent.retried} to retry, ${sent.failed} failed`);
   };
   const runOnce = async () => {

@@ -1,5 +1,6 @@
-// What every use case receives: the database, the clock, the configuration
-// and who is acting. Services authorise inside, against `actor`.
+// The two contexts a use case runs in: a request's (someone acting in a
+// workspace) and a scheduled tick's (the server itself). `now` is the
+// instant the request or tick began; services authorise against `actor`.
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
@@ -19,7 +20,15 @@ export type Actor =
  * insight caches compare with it instead of asking again. Absent (or null)
  * means "ask".
  */
-export type Ctx = { db: Db; now: () => Date; config: Config; actor: Actor; snapshot?: string | null };
+export type RequestCtx = { db: Db; now: Date; config: Config; actor: Actor; snapshot?: string | null };
+
+/** A scheduled tick: the scheduler, the CLI's jobs and the bench run use cases as the system. */
+export type TickCtx = { db: Db; now: Date; config: Config };
+
+/** A tick acting in one workspace, for use cases written for requests. */
+export function systemCtx(ctx: TickCtx, workspaceId: string): RequestCtx {
+  return { db: ctx.db, now: ctx.now, config: ctx.config, actor: { kind: "system", workspaceId } };
+}
 
 export function actorLabel(actor: Actor): string {
   switch (actor.kind) {

@@ -21,13 +21,13 @@ import { NOT_BACKED_UP } from "@/lib/db/backup/schema";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
-import type { Ctx } from "@/lib/services/context";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
+import type { RequestCtx } from "@/lib/services/context";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { createRule } from "@/lib/services/notifications/rules";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createRule } from "@/lib/services/notification-rules/create";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startDriftwatch, type RunningServer } from "../support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -212,7 +212,7 @@ describe("driftwatch backup and restore", () => {
     const db = createDb(external.url, { max: 1 });
     try {
       const ws = await db.workspace.findFirstOrThrow();
-      const ctx: Ctx = { db, config: loadConfig({}), now: () => new Date(), actor: { kind: "system", workspaceId: ws.id } };
+      const ctx: RequestCtx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId: ws.id } };
       await createApiToken({ ctx, input: { name: "after-restore", role: "viewer" } });
       const maxAudit = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM audit_log`);
       expect(Number(maxAudit[0]!.n)).toBeGreaterThanOrEqual(source.audit_log!.length);
@@ -289,7 +289,7 @@ describe("driftwatch backup and restore", () => {
   it("restore --force replaces everything with the backup", async () => {
     const db = createDb(external.url, { max: 1 });
     try {
-      await setupWorkspace({ db }, { workspace: "only-in-target", email: "target@example.test", password: "password-123" });
+      await setupWorkspace({ ctx: { db }, input: { workspace: "only-in-target", email: "target@example.test", password: "password-123" } });
     } finally {
       await db.$disconnect();
     }
@@ -375,8 +375,8 @@ describe("a failed migration", () => {
 /** A workspace with real data, through the API and the services the server uses. */
 async function seed(db: Db, baseUrl: string) {
   const name = "backup-acme";
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@example.test`, password: "password-123" });
-  const ctx: Ctx = { db, config: loadConfig({}), now: () => new Date(), actor: { kind: "system", workspaceId } };
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@example.test`, password: "password-123" } });
+  const ctx: RequestCtx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   const member = (await createApiToken({ ctx, input: { name: "member", role: "member" } })).value;
   const viewer = (await createApiToken({ ctx, input: { name: "viewer", role: "viewer" } })).value;
   const agentKey = (await createAgentKey({ ctx, input: { name: "agent" } })).value;
@@ -397,9 +397,9 @@ async function seed(db: Db, baseUrl: string) {
   await report("production", "docker@prod", [workload("web", "1.26.0", ago(20 * DAY), 1), workload("api", "2.0.0", ago(9 * DAY), 4)]);
   await report("production", "docker@prod", [workload("web", "1.26.0", ago(20 * DAY), 1), workload("api", "2.1.0", ago(DAY), 5)]);
   await createRule({ ctx, input: { name: "hook", channel: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "backup-test-secret-value" }, allow_private: true } });
-  await evaluateWorkspaceDrift({ db, config: { eolEnabled: false, baseUrl }, now: new Date() }, workspaceId);
+  await evaluateWorkspaceDrift({ ctx: { db, config: { eolEnabled: false, baseUrl }, now: new Date() }, input: { workspaceId } });
   await call(member, "POST", "/api/v1/acks", { service: "web", kind: "drift", environment: "production", duration: "72h" });
-  await routeEvents({ db, now: new Date() });
+  await routeEvents({ ctx: { db, now: new Date() } });
   await call(viewer, "GET", "/api/v1/drifts");
   // Values COPY must escape: backslashes, tabs, newlines, a line that reads `\.`, NULL against empty text.
   await db.$executeRawUnsafe(

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
 import { compileTagFilter } from "@/lib/domain/versions/filter";
-import { createEnvironment } from "@/lib/services/environments";
-import { createService } from "@/lib/services/services";
+import { createEnvironment } from "@/lib/services/environments/create";
+import { createService } from "@/lib/services/services/create";
 import { baseUrl, makeWorkspace, type TestWorkspace } from "../support/api";
 import { exactPathRequest, expectNoLeak, expectProblem, rawRequest, signInCookie, snapshot, Tally, type RawResponse } from "../support/fuzz";
 

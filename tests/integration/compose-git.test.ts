@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
-import { refreshComposeTargets } from "@/lib/services/compose/refresh-compose-targets";
+import { refreshComposeTargets } from "@/lib/services/targets/refresh-compose";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 
 let ws: TestWorkspace;
@@ -20,7 +20,7 @@ async function refresh(name: string) {
   const target = await testDb().target.findFirstOrThrow({ where: { workspaceId: ws.id, name } });
   const config = loadConfig({ DRIFTWATCH_DATA_DIR: dataDir });
   for (let i = 0; i < 20; i++) {
-    const [outcome] = await refreshComposeTargets({ db: testDb(), config, now: () => new Date() }, { targetIds: [target.id] });
+    const [outcome] = await refreshComposeTargets({ ctx: { db: testDb(), config, now: new Date() }, input: { targetIds: [target.id] } });
     if (outcome) return outcome;
     await new Promise((r) => setTimeout(r, 250)); // the server's own scheduler holds it right now
   }

@@ -13,11 +13,11 @@ import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
 import { loadConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import type { Ctx } from "@/lib/services/context";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
-import { updateService } from "@/lib/services/services";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import type { RequestCtx } from "@/lib/services/context";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
+import { updateService } from "@/lib/services/services/update";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { readDueSourceLabels } from "@/lib/services/upstream/read-source-labels";
 import { registryCredentialsFor } from "@/lib/services/upstream/registry-credentials";
@@ -46,7 +46,7 @@ let db: Db;
 let clock = Date.UTC(2026, 10, 27, 8, 0, 0);
 const images: PushedImage[] = [];
 
-type World = { proxy: HubProxy; config: Config; processes: CheckDeps[]; ctx: Ctx; start: number };
+type World = { proxy: HubProxy; config: Config; processes: CheckDeps[]; ctx: RequestCtx; start: number };
 
 async function makeWorld(label: string, opts: { signedIn: boolean }): Promise<World> {
   const proxy = await startHubProxy({ upstream: inject("registryUrl"), now: () => clock, user: HUB_USER });
@@ -64,10 +64,11 @@ async function makeWorld(label: string, opts: { signedIn: boolean }): Promise<Wo
       eol: createEolClient({ apiUrl: "http://127.0.0.1:9/api/v1", enabled: false }),
     },
   }));
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: `hub-${label}`, email: `${label}@example.test`, password: `pw-${randomUUID()}` });
-  const ctx: Ctx = { db, config, now, actor: { kind: "system", workspaceId } };
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: `hub-${label}`, email: `${label}@example.test`, password: `pw-${randomUUID()}` } });
+  // The simulated clock moves during the test: each use case reads the instant it runs at.
+  const ctx: RequestCtx = { db, config, get now() { return new Date(clock); }, actor: { kind: "system", workspaceId } };
   const key = await createAgentKey({ ctx, input: { name: "agent" } });
-  const agent: Ctx = { ...ctx, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };
+  const agent: RequestCtx = { ...ctx, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };
   const workloads: AgentReport["workloads"] = images.map((img, i) => {
     const moving = i >= MOVING_FROM;
     const platformOnly = i >= PLATFORM_DIGEST_FROM;
@@ -78,8 +79,8 @@ async function makeWorld(label: string, opts: { signedIn: boolean }): Promise<Wo
       platform: "linux/amd64", since: "2026-11-01T00:00:00Z",
     };
   });
-  await recordAgentReport({ ctx: agent, report: { environment: "production", target: { name: "docker@hub", kind: "docker" }, observed_at: new Date(clock).toISOString(), workloads, registry_results: [] } });
-  for (let i = 0; i < REPOS; i++) if (hasPolicyForge(i)) await updateService({ ctx, name: `app-${i}`, input: { policy: { github: `acme/app-${i}` } } });
+  await recordAgentReport({ ctx: agent, input: { environment: "production", target: { name: "docker@hub", kind: "docker" }, observed_at: new Date(clock).toISOString(), workloads, registry_results: [] } });
+  for (let i = 0; i < REPOS; i++) if (hasPolicyForge(i)) await updateService({ ctx, input: { name: `app-${i}`, policy: { github: `acme/app-${i}` } } });
   return { proxy, config, processes, ctx, start: clock };
 }
 

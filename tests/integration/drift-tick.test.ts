@@ -11,12 +11,12 @@ import { createRegistryClient } from "@/lib/adapters/registries/client";
 import type { AgentReport } from "@/lib/domain/agent-report";
 import { loadConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import type { Ctx } from "@/lib/services/context";
-import { createAgentKey } from "@/lib/services/create-agent-key";
+import type { RequestCtx } from "@/lib/services/context";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { MARKER_MAX_AGE_MS } from "@/lib/services/drift/evaluation-marker";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { registryPusher } from "../support/registry";
@@ -31,7 +31,7 @@ let scratch: ScratchDb;
 let db: Db;
 let config: Config;
 let clock = T0;
-let agent: Ctx;
+let agent: RequestCtx;
 let workspaceId: string;
 let observed = 0;
 let checks: CheckDeps;
@@ -46,7 +46,7 @@ const report = (target: string, version: string, since: number, image = `registr
 });
 
 /** One scheduler tick's drift step at the test's clock, as another process would run it too. */
-const tick = (over: Partial<Config> = {}) => evaluateAll({ db, config: { ...config, ...over }, now: () => new Date(clock) });
+const tick = (over: Partial<Config> = {}) => evaluateAll({ ctx: { db, config: { ...config, ...over }, now: new Date(clock) } });
 const counts = (r: Awaited<ReturnType<typeof tick>>) => ({ evaluated: r.evaluated.length, unchanged: r.unchanged, failed: r.failed });
 const EVALUATED = { evaluated: 1, unchanged: 0, failed: 0 };
 const UNCHANGED = { evaluated: 0, unchanged: 1, failed: 0 };
@@ -70,8 +70,8 @@ beforeAll(async () => {
       eol: createEolClient({ apiUrl: "http://127.0.0.1:9/api/v1", enabled: false }),
     },
   };
-  ({ workspaceId } = await setupWorkspace({ db }, { workspace: "tick", email: "tick@example.test", password: `pw-${randomUUID()}` }));
-  const system: Ctx = { db, config, now, actor: { kind: "system", workspaceId } };
+  ({ workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: "tick", email: "tick@example.test", password: `pw-${randomUUID()}` } }));
+  const system: RequestCtx = { db, config, get now() { return new Date(clock); }, actor: { kind: "system", workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   agent = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };
 }, 120_000);
@@ -85,8 +85,8 @@ describe("the drift tick", () => {
   const since = T0 - 14 * MIN;
 
   it("evaluates a workspace once, then skips it while nothing changed", async () => {
-    await recordAgentReport({ ctx: agent, report: report("docker@a", "1.2.0", T0 - 60 * MIN), evaluateDrift: false });
-    await recordAgentReport({ ctx: agent, report: report("docker@b", "1.1.0", since), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@a", "1.2.0", T0 - 60 * MIN), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@b", "1.1.0", since), evaluateDrift: false });
     expect(counts(await tick())).toEqual(EVALUATED);
     expect(await drift()).toMatchObject({ state: "open", openedAt: new Date(since) });
     // Another scheduler a moment later.
@@ -98,7 +98,7 @@ describe("the drift tick", () => {
     await db.$executeRaw`INSERT INTO login_attempts (key) VALUES ('someone')`;
     await db.$executeRaw`INSERT INTO audit_log (workspace_id, actor, action, subject, data) VALUES (${workspaceId}::uuid, 'test', 'test', 'test', '{}')`;
     // The same state reported again moves only the target's "last seen".
-    const repeated = await recordAgentReport({ ctx: agent, report: report("docker@b", "1.1.0", since), evaluateDrift: false });
+    const repeated = await recordAgentReport({ ctx: agent, input: report("docker@b", "1.1.0", since), evaluateDrift: false });
     expect(repeated).toMatchObject({ changed: false, ignored: null });
     expect(counts(await tick())).toEqual(UNCHANGED);
   });
@@ -116,7 +116,7 @@ describe("the drift tick", () => {
 
   it("evaluates after a report that changes what runs", async () => {
     clock += MIN;
-    await recordAgentReport({ ctx: agent, report: report("docker@b", "1.2.0", clock - 1_000), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@b", "1.2.0", clock - 1_000), evaluateDrift: false });
     const result = await tick();
     expect(counts(result)).toEqual(EVALUATED);
     expect(result.evaluated[0]).toMatchObject({ resolved: 1 });
@@ -161,7 +161,7 @@ describe("the drift tick and upstream checks", () => {
   it("skips a workspace after a check that found nothing new, and evaluates after one that found a release", async () => {
     clock += MIN;
     const image = `${inject("registryHost")}/${REPO}:1.0.0`;
-    await recordAgentReport({ ctx: agent, report: report("docker@c", "1.0.0", clock - MIN, image, "api"), evaluateDrift: false });
+    await recordAgentReport({ ctx: agent, input: report("docker@c", "1.0.0", clock - MIN, image, "api"), evaluateDrift: false });
     await checkNow();
     expect(counts(await tick())).toEqual(EVALUATED);
     expect(await upstreamDrift()).toEqual({ running: "1.0.0", expected: "1.1.0" });

@@ -69,7 +69,7 @@ describe("env drift across two environments", () => {
 
   it("emits nothing new when evaluated again", async () => {
     const before = await eventsOf(ws);
-    const result = await evaluateWorkspaceDrift({ db: testDb(), config: { ...ws.ctx.config, eolEnabled: false }, now: new Date() }, ws.id);
+    const result = await evaluateWorkspaceDrift({ ctx: { db: testDb(), config: { ...ws.ctx.config, eolEnabled: false }, now: new Date() }, input: { workspaceId: ws.id } });
     expect(result).toMatchObject({ opened: 0, announced: 0, resolved: 0, events: 0 });
     expect(await eventsOf(ws)).toEqual(before);
   });
@@ -180,7 +180,7 @@ describe("GET /api/v1/drifts filters", () => {
 
 describe("upstream drift, acknowledgements and silencing", () => {
   let ws: TestWorkspace;
-  const evaluate = () => evaluateWorkspaceDrift({ db: testDb(), config: { ...ws.ctx.config, eolEnabled: false }, now: new Date() }, ws.id);
+  const evaluate = () => evaluateWorkspaceDrift({ ctx: { db: testDb(), config: { ...ws.ctx.config, eolEnabled: false }, now: new Date() }, input: { workspaceId: ws.id } });
 
   beforeAll(async () => {
     ws = await makeWorkspace("drift-upstream");
@@ -318,7 +318,7 @@ describe("eol drift", () => {
     await db.eolProduct.create({ data: { name: product, fetchedAt: new Date(), data: { releases: [{ name: "16", releaseDate: null, isEol: false, eolFrom: soon, isMaintained: true, isLts: false, latest: null }] } } });
     await db.service.updateMany({ where: { workspaceId: ws.id, name: "db" }, data: { policy: { eol: product } } });
     // The shared test server runs with DRIFTWATCH_EOL=false, so assert on what this evaluation wrote.
-    const result = await evaluateWorkspaceDrift({ db, config: { ...ws.ctx.config, eolEnabled: true }, now: new Date() }, ws.id);
+    const result = await evaluateWorkspaceDrift({ ctx: { db, config: { ...ws.ctx.config, eolEnabled: true }, now: new Date() }, input: { workspaceId: ws.id } });
     expect(result.opened).toBe(1);
     const event = (await eventsOf(ws)).find((e) => e.type === "drift_detected");
     expect(event?.payload).toMatchObject({ kind: "eol", service: "db", running: "16.4", expected: null, state: "announced" });
@@ -409,11 +409,11 @@ describe("drift inputs agree with the matrix's read models", () => {
 
     // Evaluated a service at a time, then all at once: the same differences, nothing to change.
     const config = { eolEnabled: false, baseUrl: "http://drift.test" };
-    const first = await evaluateWorkspaceDrift({ db, config, now, chunkServices: 1 }, ws.id);
+    const first = await evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId: ws.id, chunkServices: 1 } });
     expect(first.differences).toBeGreaterThan(3);
-    const again = await evaluateWorkspaceDrift({ db, config, now }, ws.id);
+    const again = await evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId: ws.id } });
     expect(again).toMatchObject({ differences: first.differences, opened: 0, updated: 0, resolved: 0, events: 0 });
-    const thirds = await evaluateWorkspaceDrift({ db, config, now, chunkServices: 3 }, ws.id);
+    const thirds = await evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId: ws.id, chunkServices: 3 } });
     expect(thirds).toMatchObject({ differences: first.differences, opened: 0, updated: 0, resolved: 0, events: 0 });
     expect(new Set((await drifts(ws)).map((d) => d.kind))).toEqual(new Set(["env", "inconsistent", "declared", "upstream"]));
   });
@@ -445,7 +445,7 @@ describe("drift inputs agree with the matrix's read models", () => {
     if (new Date().getSeconds() >= 55) await new Promise((r) => setTimeout(r, 7_000));
     await db.event.deleteMany({ where: { workspaceId: ws.id } });
     await db.drift.deleteMany({ where: { workspaceId: ws.id } });
-    const result = await evaluateWorkspaceDrift({ db, config: { eolEnabled: false, baseUrl: baseUrl() }, now: new Date(), writeChunkRows: 2 }, ws.id);
+    const result = await evaluateWorkspaceDrift({ ctx: { db, config: { eolEnabled: false, baseUrl: baseUrl() }, now: new Date() }, input: { workspaceId: ws.id, writeChunkRows: 2 } });
     expect(result).toMatchObject({ opened: names.length, events: names.length });
     const chunked = await written();
     expect(chunked).toEqual(once);

@@ -16,25 +16,26 @@ import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Actor, Ctx } from "@/lib/services/context";
-import { getServiceBadges } from "@/lib/services/badges";
-import { getDailyDrift, getWeeklyArrivals } from "@/lib/services/delivery-charts";
+import type { Actor, RequestCtx } from "@/lib/services/context";
+import { getServiceBadges } from "@/lib/services/badges/list-service-badges";
+import { getDailyDrift } from "@/lib/services/insights/daily-drift";
+import { getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
-import { getMatrix } from "@/lib/services/get-matrix";
-import { listHistory } from "@/lib/services/history";
+import { getMatrix } from "@/lib/services/matrix/get";
+import { listHistory } from "@/lib/services/history/list";
 import { getDelivery } from "@/lib/services/insights/delivery";
 import { renderMetrics } from "@/lib/services/insights/metrics";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 import { listUpdates } from "@/lib/services/insights/updates";
-import { getMonthlyReport } from "@/lib/services/monthly-report";
+import { getMonthlyReport } from "@/lib/services/reports/get-monthly";
 import { leaseDueDeliveries } from "@/lib/services/notifications/deliver";
 import { listDeliveries } from "@/lib/services/notifications/list-deliveries";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
-import { pruneHistory } from "@/lib/services/retention";
-import { getServiceDetail } from "@/lib/services/service-detail";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
+import { pruneHistory } from "@/lib/services/retention/prune";
+import { getServiceDetail } from "@/lib/services/services/get-detail";
 import { leaseDueRepositories } from "@/lib/services/upstream/run-check-tick";
 import { leaseDueLabels } from "@/lib/db/queries/lease-due-labels";
 import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
@@ -181,27 +182,27 @@ describe("query plans on a seeded fleet", () => {
   it("plans every hot query without a sequential scan over a large table", async () => {
     const config = loadConfig({ DRIFTWATCH_EOL: "true" });
     const viewer: Actor = { kind: "token", tokenId: "explain", workspaceId, role: "member" };
-    const ctx: Ctx = { db, now: () => now, config, actor: viewer };
+    const ctx: RequestCtx = { db, now, config, actor: viewer };
     const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
     const service = "svc-0042";
 
-    await record("matrix", () => getMatrix({ ctx, query: {} }));
-    await record("matrix page", () => getMatrix({ ctx, query: { team: "team-3", limit: 100 } }));
+    await record("matrix", () => getMatrix({ ctx, input: {} }));
+    await record("matrix page", () => getMatrix({ ctx, input: { team: "team-3", limit: 100 } }));
     await record("updates", () => listUpdates({ ctx }));
     await record("promotions", () => listPromotionsForWorkspace({ ctx }));
-    await record("delivery 90d", () => getDelivery({ ctx, window: "90d" }));
-    await record("drifts", () => listDrifts({ ctx, query: {} }));
-    await record("history", () => listHistory({ ctx, query: {} }));
-    await record("history of a service", () => listHistory({ ctx, query: { service, since: new Date(now.getTime() - 30 * DAY).toISOString() } }));
-    await record("service page", () => getServiceDetail({ ctx, name: service }));
-    await record("badges", () => getServiceBadges({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, name: service }));
+    await record("delivery 90d", () => getDelivery({ ctx, input: { window: "90d" } }));
+    await record("drifts", () => listDrifts({ ctx, input: {} }));
+    await record("history", () => listHistory({ ctx, input: {} }));
+    await record("history of a service", () => listHistory({ ctx, input: { service, since: new Date(now.getTime() - 30 * DAY).toISOString() } }));
+    await record("service page", () => getServiceDetail({ ctx, input: { name: service } }));
+    await record("badges", () => getServiceBadges({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, input: { name: service } }));
     await record("delivery charts", async () => {
       await getWeeklyArrivals({ ctx });
       await getDailyDrift({ ctx });
     });
-    await record("monthly report", () => getMonthlyReport({ ctx, month }));
+    await record("monthly report", () => getMonthlyReport({ ctx, input: { month } }));
     await record("metrics", () => renderMetrics({ ctx }));
-    await record("drift evaluation", () => evaluateWorkspaceDrift({ db, config, now }, workspaceId));
+    await record("drift evaluation", () => evaluateWorkspaceDrift({ ctx: { db, config, now }, input: { workspaceId } }));
 
     // Agent intake: a target's whole state, with one image changed and one workload gone.
     const target = await db.target.findFirstOrThrow({ where: { workspaceId, name: "k8s@dev-1" }, select: { id: true, name: true } });
@@ -221,23 +222,23 @@ describe("query plans on a seeded fleet", () => {
     await record("agent report", () =>
       recordAgentReport({
         ctx: { ...ctx, actor: agent },
-        report: { environment: "dev", target: { name: target.name, kind: "kubernetes" }, observed_at: new Date(now.getTime() + 1000).toISOString(), workloads, registry_results: registryResults } as never,
+        input: { environment: "dev", target: { name: target.name, kind: "kubernetes" }, observed_at: new Date(now.getTime() + 1000).toISOString(), workloads, registry_results: registryResults } as never,
         evaluateDrift: false,
       }),
     );
     await record("scheduler: lease checks", () => leaseDueRepositories(db, now, 200));
     await record("scheduler: lease labels", () => leaseDueLabels(db, now, 25));
-    await record("scheduler: drift tick", () => evaluateAll({ db, config, now: () => now }));
+    await record("scheduler: drift tick", () => evaluateAll({ ctx: { db, config, now } }));
     // A check's release sources: the services that follow the repository, from its open rows only. No forge is
     // asked here (a forge found would fail, which the sync records and goes on from).
     const noForge = { forges: { listReleases: () => Promise.reject(new Error("no forge in the plan test")) } } as unknown as UpstreamClients;
     await record("check: release sources", () => syncReleasesFor({ db, config, clients: noForge, now: () => now }, repository, null));
-    await record("scheduler: route events", () => routeEvents({ db, now }));
+    await record("scheduler: route events", () => routeEvents({ ctx: { db, now } }));
     await record("scheduler: lease deliveries", () => leaseDueDeliveries({ db, config }, now));
     // Retention as the hourly tick runs it in a steady state: the cutoff a day into the seeded history, so that it
     // finds a day's rows to fold and remove.
-    await record("retention", () => pruneHistory({ db, config: { ...config, retentionDays: 90 }, now: new Date(now.getTime() + DAY) }));
-    await record("deliveries of a rule", () => listDeliveries({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, id: ruleId, query: {} }));
+    await record("retention", () => pruneHistory({ ctx: { db, config: { ...config, retentionDays: 90 }, now: new Date(now.getTime() + DAY) } }));
+    await record("deliveries of a rule", () => listDeliveries({ ctx: { ...ctx, actor: { kind: "system", workspaceId } }, input: { id: ruleId } }));
 
     const sizes = new Map(
       (await planner.query<{ relname: string; n: string }>(`SELECT relname, reltuples::bigint::text AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`)).rows

@@ -1,4 +1,4 @@
-// A clock jump: the server's `now` (Ctx.now, the scheduler's deps.now) set
+// A clock jump: the server's `now` (RequestCtx.now, the scheduler's deps.now) set
 // forwards, then back, while reports, drift evaluation, acknowledgements,
 // upstream checks and the notification outbox carry on. History follows the
 // runtime's own clock and is untouched; nothing is reopened or emitted twice;
@@ -14,18 +14,18 @@ import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
 import { loadConfig, type Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { createAck } from "@/lib/services/acks";
-import type { Ctx } from "@/lib/services/context";
-import { createAgentKey } from "@/lib/services/create-agent-key";
+import { createAck } from "@/lib/services/acks/create";
+import type { RequestCtx } from "@/lib/services/context";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 import { deliverDue, leaseDueDeliveries } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { createRule } from "@/lib/services/notifications/rules";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
+import { createRule } from "@/lib/services/notification-rules/create";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { registryPusher } from "../support/registry";
@@ -42,8 +42,8 @@ let scratch: ScratchDb;
 let db: Db;
 let clock = T0;
 let config: Config;
-let system: Ctx;
-let agent: Ctx;
+let system: RequestCtx;
+let agent: RequestCtx;
 let deps: CheckDeps;
 let workspaceId: string;
 let receiver: http.Server;
@@ -59,9 +59,9 @@ const report = (target: string, observed: number, workloads: Workload[]): AgentR
 
 async function cycle() {
   const checks = await runCheckTick(deps, { limit: 10 });
-  await evaluateAll({ db, config, now: deps.now });
-  await routeEvents({ db, now: deps.now() });
-  await deliverDue({ db, config, now: deps.now });
+  await evaluateAll({ ctx: { db, config, now: deps.now() } });
+  await routeEvents({ ctx: { db, now: deps.now() } });
+  await deliverDue({ ctx: { db, config, now: deps.now() } });
   return checks;
 }
 
@@ -112,8 +112,8 @@ beforeAll(async () => {
       eol: createEolClient({ apiUrl: "http://127.0.0.1:9/api/v1", enabled: false }),
     },
   };
-  ({ workspaceId } = await setupWorkspace({ db }, { workspace: "clock", email: "clock@example.test", password: `pw-${randomUUID()}` }));
-  system = { db, config, now, actor: { kind: "system", workspaceId } };
+  ({ workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: "clock", email: "clock@example.test", password: `pw-${randomUUID()}` } }));
+  system = { db, config, get now() { return new Date(clock); }, actor: { kind: "system", workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   agent = { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } };
   const port = (receiver.address() as AddressInfo).port;
@@ -128,12 +128,12 @@ afterAll(async () => {
 describe("the server's clock set forwards, then back", () => {
   it("keeps history, drifts, events and deliveries true through both jumps", async () => {
     // Two production targets disagree: an `inconsistent` drift since the second one started (a day ago).
-    await recordAgentReport({ ctx: agent, report: report("docker@a", 0, [w("1.0.0", -2 * DAY)]) });
+    await recordAgentReport({ ctx: agent, input: report("docker@a", 0, [w("1.0.0", -2 * DAY)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
-    await recordAgentReport({ ctx: agent, report: report("docker@b", 0, [w("1.1.0", -DAY)]) });
+    await recordAgentReport({ ctx: agent, input: report("docker@b", 0, [w("1.1.0", -DAY)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
-    const [drift] = (await listDrifts({ ctx: system, query: { kind: "inconsistent" } })).items;
+    const [drift] = (await listDrifts({ ctx: system, input: { kind: "inconsistent" } })).items;
     expect(drift).toMatchObject({ state: "announced", opened_at: at(-DAY) });
     const history = await runs();
     const events0 = await db.event.count();
@@ -150,7 +150,7 @@ describe("the server's clock set forwards, then back", () => {
     // A delivery leased by a worker that died while the clock was ahead (the lease says "a month from now").
     const real = await db.event.findFirstOrThrow({ where: { workspaceId, type: "drift_detected" } });
     const ev = await db.event.create({ data: { workspaceId, type: real.type, dedupeKey: `clock-test:${randomUUID()}`, payload: real.payload as object, createdAt: new Date(clock) } });
-    await routeEvents({ db, now: new Date(clock) });
+    await routeEvents({ ctx: { db, now: new Date(clock) } });
     const leased = await leaseDueDeliveries({ db, config }, new Date(clock), { workspaceId });
     expect(leased.map((l) => l.event_id)).toContain(ev.id);
     expect(await runs()).toEqual(history);
@@ -169,10 +169,10 @@ describe("the server's clock set forwards, then back", () => {
 
     // Back further, past the drift's start: the drift ends (target a catches up) but never before it began.
     clock = T0 - 3 * DAY;
-    await recordAgentReport({ ctx: agent, report: report("docker@a", HOUR, [w("1.1.0", 30 * MIN)]) });
+    await recordAgentReport({ ctx: agent, input: report("docker@a", HOUR, [w("1.1.0", 30 * MIN)]) });
     await driftSettled(workspaceId); // intake only requests the evaluation; the scheduler's tick would skip it while it runs
     await cycle();
-    const [ended] = (await listDrifts({ ctx: system, query: { kind: "inconsistent", state: "resolved" } })).items;
+    const [ended] = (await listDrifts({ ctx: system, input: { kind: "inconsistent", state: "resolved" } })).items;
     expect(ended).toMatchObject({ id: drift!.id, state: "resolved" });
     expect(new Date(ended!.resolved_at!).getTime()).toBeGreaterThanOrEqual(new Date(ended!.opened_at).getTime());
     expect(new Date(ended!.resolved_at!).getTime()).toBeGreaterThanOrEqual(new Date(ended!.announced_at!).getTime());

@@ -16,10 +16,10 @@ import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Ctx } from "@/lib/services/context";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createRule } from "@/lib/services/notifications/rules";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import type { RequestCtx } from "@/lib/services/context";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createRule } from "@/lib/services/notification-rules/create";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { startRegistry, type TestRegistry } from "../support/registry";
 import { startDriftwatch, type RunningServer } from "../support/server";
 
@@ -77,8 +77,8 @@ async function restartPostgres() {
 }
 
 async function workspace(name: string) {
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: `${name}@faults.test`, password: "faults-password" });
-  const ctx: Ctx = { db, config: loadConfig({ ...serverEnv() }), now: () => new Date(), actor: { kind: "system", workspaceId } };
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: `${name}@faults.test`, password: "faults-password" } });
+  const ctx: RequestCtx = { db, config: loadConfig({ ...serverEnv() }), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   const agentKey = (await createAgentKey({ ctx, input: { name: `agent-${name}` } })).value;
   return { id: workspaceId, agentKey, ctx };
 }

@@ -13,11 +13,11 @@ import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
 import type { Db } from "@/lib/db/client";
-import { createAgentKey } from "@/lib/services/create-agent-key";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
 import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { startConnectionCounter, startFaultProxy, type FaultProxy, type FaultRule } from "../support/fault-proxy";
@@ -52,7 +52,7 @@ const advance = (ms: number) => {
 /** One scheduler cycle, as the background loop runs it: due checks, then drift. */
 async function cycle() {
   const checks = await runCheckTick(deps, { limit: 10 });
-  await evaluateAll({ db, config: deps.config, now: deps.now });
+  await evaluateAll({ ctx: { db, config: deps.config, now: deps.now() } });
   return checks;
 }
 
@@ -180,12 +180,12 @@ beforeAll(async () => {
     },
   };
 
-  ({ workspaceId } = await setupWorkspace({ db }, { workspace: "faults", email: "faults@example.test", password: `pw-${randomUUID()}` }));
-  const system = { db, config, now: () => new Date(clock), actor: { kind: "system" as const, workspaceId } };
+  ({ workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: "faults", email: "faults@example.test", password: `pw-${randomUUID()}` } }));
+  const system = { db, config, get now() { return new Date(clock); }, actor: { kind: "system" as const, workspaceId } };
   const key = await createAgentKey({ ctx: system, input: { name: "agent" } });
   await recordAgentReport({
     ctx: { ...system, actor: { kind: "agent", agentKeyId: key.id, workspaceId, name: "agent" } },
-    report: {
+    input: {
       environment: "production",
       target: { name: "docker@prod", kind: "docker" },
       observed_at: new Date(clock).toISOString(),

@@ -3,7 +3,7 @@
 // differs from a result's only by others is answered by that result.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cachedInsight, pruneInsightWrites } from "@/lib/services/insights/cache";
+import { cachedInsight, pruneInsightWrites } from "@/lib/services/cache/insights-cache";
 import { createScratchDb, type ScratchDb } from "../support/scratch-db";
 
 /** Columns of tables that are noted, which no insight reads: an update of only these leaves cached insights valid. */
@@ -63,7 +63,7 @@ describe("insight writes", () => {
 
   it("keep a cached insight across a target's report bookkeeping, and renew it when the target changes", async () => {
     const { db } = scratch;
-    const ctx = { db, now: () => new Date() };
+    const ctx = { db, get now() { return new Date(); } };
     const [ws] = await db.$queryRaw<{ id: string }[]>`INSERT INTO workspaces (id, name) VALUES (gen_random_uuid(), ${`iw-${randomUUID()}`}) RETURNING id::text`;
     const [env] = await db.$queryRaw<{ id: string }[]>`INSERT INTO environments (id, workspace_id, name, position) VALUES (gen_random_uuid(), ${ws!.id}::uuid, 'prod', 1) RETURNING id::text`;
     await db.$executeRaw`INSERT INTO targets (id, workspace_id, environment_id, name, kind) VALUES (gen_random_uuid(), ${ws!.id}::uuid, ${env!.id}::uuid, 'docker@a', 'docker')`;
@@ -79,7 +79,7 @@ describe("insight writes", () => {
 
   it("tell the writes drift reads from those only insights show: a repository's last check", async () => {
     const { db } = scratch;
-    const ctx = { db, now: () => new Date() };
+    const ctx = { db, get now() { return new Date(); } };
     const [repo] = await db.$queryRaw<{ id: string }[]>`
       INSERT INTO upstream_repositories (id, key, host, path) VALUES (gen_random_uuid(), ${`r.test/${randomUUID()}`}, 'r.test', 'x') RETURNING id::text`;
     const c = counted();
@@ -108,7 +108,7 @@ describe("insight writes", () => {
 
   it("keep a cached insight across other writes, and renew it after one", async () => {
     const { db } = scratch;
-    const ctx = { db, now: () => new Date() };
+    const ctx = { db, get now() { return new Date(); } };
     const [ws] = await db.$queryRaw<{ id: string }[]>`INSERT INTO workspaces (id, name) VALUES (gen_random_uuid(), ${`iw-${randomUUID()}`}) RETURNING id::text`;
     const c = counted();
     const key = randomUUID();
@@ -137,7 +137,7 @@ describe("insight writes", () => {
 
   it("are pruned after ten minutes, and results from before the pruned ones are computed again", async () => {
     const { db } = scratch;
-    const ctx = { db, now: () => new Date() };
+    const ctx = { db, get now() { return new Date(); } };
     const c = counted();
     const key = randomUUID();
     await cachedInsight(ctx, key, c.compute);

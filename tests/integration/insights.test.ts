@@ -181,7 +181,7 @@ describe("GET /api/v1/updates", () => {
   });
 
   it("copies the lines that are not put off as a markdown checklist, production told to take staging's version first", async () => {
-    const text = await updatesChecklistText({ ctx: ws.ctx, query: { team: "shop" } });
+    const text = await updatesChecklistText({ ctx: ws.ctx, input: { team: "shop" } });
     expect(text).toBe("- [ ] web (production): 1.1.0 → 1.2.0 (from staging), then 1.3.1\n- [ ] web (staging): 1.2.0 → 1.3.1 (from dev)");
   });
 

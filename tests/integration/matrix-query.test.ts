@@ -1,5 +1,5 @@
 // Every matrix query is a selection from the workspace's whole matrix
-// (lib/services/get-matrix.ts): filters, pages and totals as the API documents them.
+// (lib/services/matrix/get.ts): filters, pages and totals as the API documents them.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, makeWorkspace, type TestWorkspace } from "../support/api";
 import { settled } from "../support/settle";

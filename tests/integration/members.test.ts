@@ -1,15 +1,18 @@
 // Who may add people, change roles and remove them; the last owner stays.
 import { beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/domain/errors";
-import type { Ctx, Role } from "@/lib/services/context";
-import { addMember, changeMemberRole, listMembers, removeMember } from "@/lib/services/members";
-import { signInWithPassword } from "@/lib/services/sign-in";
+import type { RequestCtx, Role } from "@/lib/services/context";
+import { addMember } from "@/lib/services/members/add";
+import { changeMemberRole } from "@/lib/services/members/change-role";
+import { listMembers } from "@/lib/services/members/list";
+import { removeMember } from "@/lib/services/members/remove";
+import { signInWithPassword } from "@/lib/services/sessions/sign-in";
 import { makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 
 let ws: TestWorkspace;
-let owner: Ctx;
+let owner: RequestCtx;
 
-async function asUser(email: string, role: Role): Promise<Ctx> {
+async function asUser(email: string, role: Role): Promise<RequestCtx> {
   const user = await testDb().user.findUniqueOrThrow({ where: { email } });
   return { ...ws.ctx, actor: { kind: "user", userId: user.id, email, workspaceId: ws.id, role } };
 }
@@ -42,26 +45,26 @@ describe("workspace members", () => {
     const admin = await asUser("root@example.test", "admin");
     expect(await code(addMember({ ctx: admin, input: { email: "v@example.test", role: "viewer", password: "viewer-password" } }))).toBe("ok");
     expect(await code(addMember({ ctx: admin, input: { email: "o2@example.test", role: "owner", password: "owner-password" } }))).toBe("forbidden");
-    expect(await code(changeMemberRole({ ctx: admin, email: ws.owner.email, role: "viewer" }))).toBe("forbidden");
-    expect(await code(removeMember({ ctx: admin, email: ws.owner.email }))).toBe("forbidden");
+    expect(await code(changeMemberRole({ ctx: admin, input: { email: ws.owner.email, role: "viewer" } }))).toBe("forbidden");
+    expect(await code(removeMember({ ctx: admin, input: { email: ws.owner.email } }))).toBe("forbidden");
     const member = await asUser("ada@example.test", "member");
     expect(await code(addMember({ ctx: member, input: { email: "x@example.test", role: "viewer", password: "xxxxxxxxx" } }))).toBe("forbidden");
-    expect(await code(removeMember({ ctx: member, email: "v@example.test" }))).toBe("forbidden");
+    expect(await code(removeMember({ ctx: member, input: { email: "v@example.test" } }))).toBe("forbidden");
   });
 
   it("keeps the last owner, and changes and removes others", async () => {
-    expect(await code(changeMemberRole({ ctx: owner, email: ws.owner.email, role: "admin" }))).toBe("conflict");
-    expect(await code(removeMember({ ctx: owner, email: ws.owner.email }))).toBe("conflict");
-    expect(await changeMemberRole({ ctx: owner, email: "ada@example.test", role: "viewer" })).toMatchObject({ role: "viewer" });
-    await removeMember({ ctx: owner, email: "v@example.test" });
+    expect(await code(changeMemberRole({ ctx: owner, input: { email: ws.owner.email, role: "admin" } }))).toBe("conflict");
+    expect(await code(removeMember({ ctx: owner, input: { email: ws.owner.email } }))).toBe("conflict");
+    expect(await changeMemberRole({ ctx: owner, input: { email: "ada@example.test", role: "viewer" } })).toMatchObject({ role: "viewer" });
+    await removeMember({ ctx: owner, input: { email: "v@example.test" } });
     expect((await listMembers({ ctx: owner })).items.map((m) => m.email)).not.toContain("v@example.test");
-    expect(await code(removeMember({ ctx: owner, email: "nobody@example.test" }))).toBe("not_found");
+    expect(await code(removeMember({ ctx: owner, input: { email: "nobody@example.test" } }))).toBe("not_found");
   });
 
   it("keeps workspaces apart: another workspace's owner cannot see or change these members", async () => {
     const other = await makeWorkspace("members-other");
     const otherOwner = { ...other.ctx, actor: { kind: "user" as const, userId: (await testDb().user.findUniqueOrThrow({ where: { email: other.owner.email } })).id, email: other.owner.email, workspaceId: other.id, role: "owner" as const } };
     expect((await listMembers({ ctx: otherOwner })).items.map((m) => m.email)).toEqual([other.owner.email]);
-    expect(await code(removeMember({ ctx: otherOwner, email: "ada@example.test" }))).toBe("not_found");
+    expect(await code(removeMember({ ctx: otherOwner, input: { email: "ada@example.test" } }))).toBe("not_found");
   });
 });

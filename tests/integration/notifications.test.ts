@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { sendNotification, verifyWebhookSignature, type SendNotificationInput } from "@/lib/adapters/channels";
 import { createDb } from "@/lib/db/client";
-import type { Ctx } from "@/lib/services/context";
-import { deliverDue, leaseDueDeliveries } from "@/lib/services/notifications/deliver";
+import type { RequestCtx } from "@/lib/services/context";
+import { deliverDue, leaseDueDeliveries, type DeliverCtx } from "@/lib/services/notifications/deliver";
 import { listDeliveries } from "@/lib/services/notifications/list-deliveries";
 import { routeEvents } from "@/lib/services/notifications/route-events";
-import { createRule } from "@/lib/services/notifications/rules";
-import { testSendRule } from "@/lib/services/notifications/test-send";
+import { createRule } from "@/lib/services/notification-rules/create";
+import { testSendRule } from "@/lib/services/notification-rules/test-send";
 import { weeklyPlanTick } from "@/lib/services/notifications/weekly-plan";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 import { settled } from "../support/settle";
@@ -79,7 +79,7 @@ const eventIds = async (ws: TestWorkspace) => (await testDb().event.findMany({ w
 // made due at now() can still be a fraction of a millisecond ahead of the worker's next read of the time.
 const fastForward = (ruleId: string) => testDb().$executeRaw`UPDATE deliveries SET next_attempt_at = now() - interval '1 second' WHERE rule_id = ${ruleId}::uuid AND state = 'pending'`;
 const expireLeases = (ruleId: string) => testDb().$executeRaw`UPDATE deliveries SET leased_until = now() - interval '1 second' WHERE rule_id = ${ruleId}::uuid AND leased_until IS NOT NULL`;
-const worker = (ws: TestWorkspace, over: Partial<Parameters<typeof deliverDue>[0]> = {}) => ({ db: testDb(), config: ws.ctx.config, now: () => new Date(), ...over });
+const worker = (ws: TestWorkspace, over: Partial<DeliverCtx> = {}): DeliverCtx => ({ db: testDb(), config: ws.ctx.config, now: new Date(), ...over });
 
 describe("webhook through the outbox", () => {
   let ws: TestWorkspace;
@@ -99,8 +99,8 @@ describe("webhook through the outbox", () => {
   it("delivers every event exactly once although the receiver is down for a while", async () => {
     await receiver.down();
     await makeDrift(ws, services);
-    await routeEvents({ db: testDb(), now: new Date() });
-    const first = await deliverDue(worker(ws), { workspaceId: ws.id });
+    await routeEvents({ ctx: { db: testDb(), now: new Date() } });
+    const first = await deliverDue({ ctx: worker(ws), input: { workspaceId: ws.id } });
     expect(first.sent).toBe(0);
     const pending = await testDb().delivery.findMany({ where: { ruleId } });
     expect(pending).toHaveLength(3);
@@ -108,8 +108,8 @@ describe("webhook through the outbox", () => {
 
     await receiver.up();
     await fastForward(ruleId);
-    await deliverDue(worker(ws), { workspaceId: ws.id });
-    await deliverDue(worker(ws), { workspaceId: ws.id });
+    await deliverDue({ ctx: worker(ws), input: { workspaceId: ws.id } });
+    await deliverDue({ ctx: worker(ws), input: { workspaceId: ws.id } });
 
     const events = await eventIds(ws);
     expect(events).toHaveLength(3);
@@ -129,7 +129,7 @@ describe("webhook through the outbox", () => {
   it("loses nothing and sends nothing twice when the delivery loop is restarted in between", async () => {
     const before = receiver.hits.length;
     await resolveDrift(ws, services);
-    await routeEvents({ db: testDb(), now: new Date() });
+    await routeEvents({ ctx: { db: testDb(), now: new Date() } });
 
     // The restarted loop: a new connection pool, nothing carried over but the database.
     const restartedDb = createDb(inject("databaseUrl"), { max: 2 });
@@ -137,7 +137,7 @@ describe("webhook through the outbox", () => {
     try {
       // A worker leases everything due and dies before sending: the leases hold off the others.
       await leaseDueDeliveries({ db: testDb(), config: ws.ctx.config }, new Date(), { workspaceId: ws.id });
-      expect((await deliverDue(worker(ws, { db: restartedDb }), { workspaceId: ws.id })).leased).toBe(0);
+      expect((await deliverDue({ ctx: worker(ws, { db: restartedDb }), input: { workspaceId: ws.id } })).leased).toBe(0);
       await expireLeases(ruleId);
 
       // A worker that dies right after its first send, before marking it sent.
@@ -146,12 +146,12 @@ describe("webhook through the outbox", () => {
         crashed = true;
         throw new Error("simulated crash between send and mark");
       };
-      await deliverDue(worker(ws, { send: crashingSend }), { workspaceId: ws.id, limit: 1 }).catch((err: Error) => expect(err.message).toMatch(/simulated crash/));
+      await deliverDue({ ctx: worker(ws, { send: crashingSend }), input: { workspaceId: ws.id, limit: 1 } }).catch((err: Error) => expect(err.message).toMatch(/simulated crash/));
 
       // The restarted loop sends the rest; the crashed one waits for its lease to run out, then goes again.
-      await deliverDue(worker(ws, { db: restartedDb }), { workspaceId: ws.id });
+      await deliverDue({ ctx: worker(ws, { db: restartedDb }), input: { workspaceId: ws.id } });
       await expireLeases(ruleId);
-      await deliverDue(worker(ws, { db: restartedDb }), { workspaceId: ws.id });
+      await deliverDue({ ctx: worker(ws, { db: restartedDb }), input: { workspaceId: ws.id } });
     } finally {
       await restartedDb.$disconnect();
     }
@@ -169,7 +169,7 @@ describe("webhook through the outbox", () => {
   });
 
   it("lists deliveries with attempts and failures for admins", async () => {
-    const out = await listDeliveries({ ctx: ws.ctx, id: ruleId, query: {} });
+    const out = await listDeliveries({ ctx: ws.ctx, input: { id: ruleId } });
     expect(out.items).toHaveLength(6);
     expect(out.items.every((d) => d.state === "sent")).toBe(true);
     expect(out.items.some((d) => d.attempts >= 2)).toBe(true);
@@ -180,7 +180,7 @@ describe("webhook through the outbox", () => {
 
   it("test-sends one sample notification straight to the destination", async () => {
     const before = receiver.hits.length;
-    const out = await testSendRule({ ctx: ws.ctx, id: ruleId });
+    const out = await testSendRule({ ctx: ws.ctx, input: { id: ruleId } });
     expect(out).toEqual({ delivered: true, error: null, warning: null });
     expect(receiver.hits).toHaveLength(before + 1);
     expect(receiver.hits.at(-1)!.delivery).toMatch(/^test-/);
@@ -220,14 +220,14 @@ describe("e-mail through a real SMTP server", () => {
 
   it("sends one mail per event, retrying a deferred one", async () => {
     const ws = await makeWorkspace("notify-email");
-    const ctx: Ctx = { ...ws.ctx, config: { ...ws.ctx.config, smtpUrl: `smtp://127.0.0.1:${port}` } };
+    const ctx: RequestCtx = { ...ws.ctx, config: { ...ws.ctx.config, smtpUrl: `smtp://127.0.0.1:${port}` } };
     const rule = await createRule({ ctx, input: { name: "ops mail", channel: "email", config: { to: ["ops@example.test"] }, kinds: ["inconsistent"] } });
     await makeDrift(ws, ["mail-a", "mail-b"]);
-    await routeEvents({ db: testDb(), now: new Date() });
-    const deps = { db: testDb(), config: ctx.config, now: () => new Date() };
-    await deliverDue(deps, { workspaceId: ws.id });
+    await routeEvents({ ctx: { db: testDb(), now: new Date() } });
+    const deps = { db: testDb(), config: ctx.config, get now() { return new Date(); } };
+    await deliverDue({ ctx: deps, input: { workspaceId: ws.id } });
     await fastForward(rule.id);
-    await deliverDue(deps, { workspaceId: ws.id });
+    await deliverDue({ ctx: deps, input: { workspaceId: ws.id } });
 
     const deliveries = await testDb().delivery.findMany({ where: { ruleId: rule.id } });
     expect(deliveries).toHaveLength(2);
@@ -309,18 +309,18 @@ describe("weekly upgrade plan", () => {
       const sunday = new Date("2026-01-11T20:00:00Z");
       const mondayEarly = new Date("2026-01-05T07:59:00Z");
       const monday = new Date("2026-01-05T09:00:00Z");
-      expect((await weeklyPlanTick({ db: testDb(), config, now: mondayEarly })).week).toBe("2026-W02");
+      expect((await weeklyPlanTick({ ctx: { db: testDb(), config, now: mondayEarly } })).week).toBe("2026-W02");
       const key = "upgrade_plan:2026-W02";
       const count = () => testDb().event.count({ where: { workspaceId: ws.id, dedupeKey: key } });
       expect(await count()).toBe(0);
-      await weeklyPlanTick({ db: testDb(), config, now: monday });
-      await weeklyPlanTick({ db: testDb(), config, now: sunday });
+      await weeklyPlanTick({ ctx: { db: testDb(), config, now: monday } });
+      await weeklyPlanTick({ ctx: { db: testDb(), config, now: sunday } });
       expect(await count()).toBe(1);
 
       const event = await testDb().event.findFirstOrThrow({ where: { workspaceId: ws.id, dedupeKey: key } });
       expect(event.payload).toMatchObject({ event: "upgrade_plan", items: [expect.objectContaining({ service: "web", environment: "production", reason: "behind_previous_env", running: "1.4.0", target_version: "1.5.0" })] });
-      await routeEvents({ db: testDb(), now: new Date() });
-      await deliverDue({ db: testDb(), config, now: () => new Date() }, { workspaceId: ws.id });
+      await routeEvents({ ctx: { db: testDb(), now: new Date() } });
+      await deliverDue({ ctx: { db: testDb(), config, now: new Date() }, input: { workspaceId: ws.id } });
       // The drift events themselves are not for a rule that names only upgrade_plan (the server's tick may add this week's plan).
       const toRule = await testDb().delivery.findMany({ where: { ruleId: rule.id }, include: { event: { select: { type: true } } } });
       expect(toRule.map((d) => d.eventId)).toContain(event.id);

@@ -7,7 +7,7 @@ import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
 import { loadConfig } from "@/lib/config";
-import { getMatrix } from "@/lib/services/get-matrix";
+import { getMatrix } from "@/lib/services/matrix/get";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { syncEol } from "@/lib/services/upstream/sync-eol";
 import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
@@ -107,14 +107,14 @@ describe("end of life", () => {
     await syncEol(d);
     expect(eol.count("/api/v1/products/nginx")).toBe(1);
 
-    const matrix = await getMatrix({ ctx: { ...ws.ctx, config: d.config }, query: {} });
+    const matrix = await getMatrix({ ctx: { ...ws.ctx, config: d.config }, input: {} });
     const cell = matrix.services.find((s) => s.name === "proxy")!.cells[0]!;
     expect(cell.eol).toEqual({ product: "nginx", cycle: "1.27", eol_date: "2025-06-24", state: "passed" });
   });
 
   it("honours eol: none in the policy", async () => {
     await api(ws.member).patch("/api/v1/services/proxy", { policy: { eol: "none" } });
-    const matrix = await getMatrix({ ctx: { ...ws.ctx, config: deps({ eolEnabled: true }).config }, query: {} });
+    const matrix = await getMatrix({ ctx: { ...ws.ctx, config: deps({ eolEnabled: true }).config }, input: {} });
     expect(matrix.services.find((s) => s.name === "proxy")!.cells[0]!.eol).toBeNull();
   });
 });

@@ -12,11 +12,11 @@ import { loadConfig, type Config } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
-import type { Ctx } from "@/lib/services/context";
-import { getWeeklyArrivals } from "@/lib/services/delivery-charts";
+import type { RequestCtx } from "@/lib/services/context";
+import { getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { getDelivery } from "@/lib/services/insights/delivery";
-import { getMonthlyReport } from "@/lib/services/monthly-report";
-import { pruneHistory, retentionCutoffs, retentionTick } from "@/lib/services/retention";
+import { getMonthlyReport } from "@/lib/services/reports/get-monthly";
+import { pruneHistory, retentionCutoffs, retentionTick } from "@/lib/services/retention/prune";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-20T12:00:00.000Z");
@@ -88,19 +88,19 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function figures(ctx: Ctx) {
+async function figures(ctx: RequestCtx) {
   const months = [monthOf(ago(480)), monthOf(ago(400)), monthOf(ago(200)), monthOf(ago(40))];
   const reports = [];
   for (const month of months) {
-    const r = await getMonthlyReport({ ctx, month });
+    const r = await getMonthlyReport({ ctx, input: { month } });
     reports.push({ month, delivery: r.delivery, arrivals: r.arrivals });
   }
-  return { reports, weekly: await getWeeklyArrivals({ ctx, weeks: 12 }), year: await getDelivery({ ctx, window: "365d" }), quarter: await getDelivery({ ctx, window: "90d" }) };
+  return { reports, weekly: await getWeeklyArrivals({ ctx, input: { weeks: 12 } }), year: await getDelivery({ ctx, input: { window: "365d" } }), quarter: await getDelivery({ ctx, input: { window: "90d" } }) };
 }
 
 describe("retention", () => {
   it("removes exactly the old closed history, drift and delivered events, and keeps the delivery figures", async () => {
-    const ctx: Ctx = { db, config, now: () => NOW, actor: { kind: "system", workspaceId } };
+    const ctx: RequestCtx = { db, config, now: NOW, actor: { kind: "system", workspaceId } };
     const cutoff = retentionCutoffs(config, NOW).history!;
     expect(cutoff.toISOString()).toBe(ago(455).toISOString());
 
@@ -115,7 +115,7 @@ describe("retention", () => {
     const beforeFigures = await figures(ctx);
     expect(beforeFigures.reports[0]!.delivery.environments.some((e) => e.deploys > 0)).toBe(true);
 
-    const result = await pruneHistory({ db, config, now: NOW }, { batch: 700 });
+    const result = await pruneHistory({ ctx: { db, config, now: NOW }, input: { batch: 700 } });
     expect(result).toMatchObject({ runs: expected.length, drifts: 1, events: 1, loginAttempts: 1, busy: false });
     expect(result.arrivals).toBeGreaterThan(0);
 
@@ -137,18 +137,18 @@ describe("retention", () => {
     expect(await figures(ctx)).toEqual(beforeFigures);
 
     // Again: nothing more to do.
-    expect(await pruneHistory({ db, config, now: NOW })).toMatchObject({ runs: 0, drifts: 0, events: 0 });
+    expect(await pruneHistory({ ctx: { db, config, now: NOW } })).toMatchObject({ runs: 0, drifts: 0, events: 0 });
     // Without the folded deploys, the oldest month would have lost its figures.
     await db.deliveryArrival.deleteMany({ where: { workspaceId } });
-    const bare = await getMonthlyReport({ ctx, month: beforeFigures.reports[0]!.month });
+    const bare = await getMonthlyReport({ ctx, input: { month: beforeFigures.reports[0]!.month } });
     expect(bare.delivery).not.toEqual(beforeFigures.reports[0]!.delivery);
   }, 600_000);
 
   it("runs from the tick at most hourly, and 0 days keeps history forever", async () => {
-    const first = await retentionTick({ db, config, now: new Date(NOW.getTime() + DAY) });
+    const first = await retentionTick({ ctx: { db, config, now: new Date(NOW.getTime() + DAY) } });
     expect(first).not.toBeNull();
-    expect(await retentionTick({ db, config, now: new Date(NOW.getTime() + DAY + 60_000) })).toBeNull();
-    const forever = await pruneHistory({ db, config: { ...config, retentionDays: 0 }, now: new Date(NOW.getTime() + 400 * DAY) });
+    expect(await retentionTick({ ctx: { db, config, now: new Date(NOW.getTime() + DAY + 60_000) } })).toBeNull();
+    const forever = await pruneHistory({ ctx: { db, config: { ...config, retentionDays: 0 }, now: new Date(NOW.getTime() + 400 * DAY) } });
     expect(forever.runs).toBe(0);
     expect(() => loadConfig({ DRIFTWATCH_RETENTION_DAYS: "30" })).toThrow(/DRIFTWATCH_RETENTION_DAYS/);
   }, 120_000);

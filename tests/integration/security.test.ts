@@ -7,7 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Operation } from "@/lib/api/operation";
 import { ops } from "@/lib/api/operations";
-import { revokeAgentKey } from "@/lib/services/agent-keys";
+import { revokeAgentKey } from "@/lib/services/agent-keys/revoke";
 import { api, baseUrl, makeWorkspace, request, testDb, type TestWorkspace } from "../support/api";
 import { recordSecret } from "../support/secrets";
 import { attemptSignIn, sessionCookie, sessionRequest, someAddress } from "../support/session";
@@ -276,7 +276,7 @@ describe("API tokens and agent keys", () => {
     expect((await api(agent.agentKey).post("/api/v1/agent/report", report)).status).toBe(202);
     const key = await testDb().agentKey.findFirstOrThrow({ where: { workspaceId: agent.id } });
     // What the agents page's Revoke button calls.
-    await revokeAgentKey({ ctx: agent.ctx, id: key.id });
+    await revokeAgentKey({ ctx: agent.ctx, input: { id: key.id } });
     expectProblem(await request("POST", "/api/v1/agent/report", { token: agent.agentKey, body: report }), 401);
   });
 

@@ -5,10 +5,10 @@ import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { createDb, type Db } from "@/lib/db/client";
-import { createAgentKey } from "@/lib/services/create-agent-key";
-import { createApiToken } from "@/lib/services/create-api-token";
-import type { Ctx } from "@/lib/services/context";
-import { setupWorkspace } from "@/lib/services/setup-workspace";
+import { createAgentKey } from "@/lib/services/agent-keys/create";
+import { createApiToken } from "@/lib/services/api-tokens/create";
+import type { RequestCtx } from "@/lib/services/context";
+import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { assertMatchesOpenApi } from "./openapi";
 import { recordSecret } from "./secrets";
 
@@ -73,7 +73,7 @@ export type TestWorkspace = {
   viewer: string;
   member: string;
   agentKey: string;
-  ctx: Ctx;
+  ctx: RequestCtx;
 };
 
 /** A new workspace of its own, so tests can run in parallel and touch only their own rows. */
@@ -81,8 +81,8 @@ export async function makeWorkspace(prefix = "ws"): Promise<TestWorkspace> {
   const db = testDb();
   const name = `${prefix}-${randomUUID().slice(0, 8)}`;
   const owner = { email: `${name}@example.test`, password: `pw-${randomUUID()}` };
-  const { workspaceId } = await setupWorkspace({ db }, { workspace: name, email: owner.email, password: owner.password });
-  const ctx: Ctx = { db, config: loadConfig({}), now: () => new Date(), actor: { kind: "system", workspaceId } };
+  const { workspaceId } = await setupWorkspace({ ctx: { db }, input: { workspace: name, email: owner.email, password: owner.password } });
+  const ctx: RequestCtx = { db, config: loadConfig({}), get now() { return new Date(); }, actor: { kind: "system", workspaceId } };
   const viewer = (await createApiToken({ ctx, input: { name: "viewer", role: "viewer" } })).value;
   const member = (await createApiToken({ ctx, input: { name: "member", role: "member" } })).value;
   const agentKey = (await createAgentKey({ ctx, input: { name: "agent" } })).value;

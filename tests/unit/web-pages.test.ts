@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { fieldOf, policyUpdateFromForm } from "@/app/services/[name]/policy-input";
 import { attentionScore, type MatrixRow } from "@/components/matrix/matrix-model";
 import { matrixHref, pageSizeFor, parseMatrixParams } from "@/components/matrix/search-params";
-import { isSameSignature, signBadge } from "@/lib/services/badges";
-import { weekStart } from "@/lib/services/delivery-charts";
-import { monthRange } from "@/lib/services/monthly-report";
+import { isSameSignature, signBadge } from "@/lib/services/badges/keys";
+import { weekStart } from "@/lib/services/insights/weekly-arrivals";
+import { monthRange } from "@/lib/services/reports/get-monthly";
 
 describe("matrix URL state", () => {
   it.each([

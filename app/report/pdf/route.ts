@@ -4,7 +4,7 @@
 import { NextResponse } from "next/server";
 import { requirePageSession } from "@/lib/http/context";
 import { renderPdf } from "@/lib/server/pdf";
-import { currentMonth, monthRange } from "@/lib/services/monthly-report";
+import { currentMonth, monthRange } from "@/lib/services/reports/get-monthly";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +12,7 @@ export async function GET(req: Request): Promise<Response> {
   const { ctx, workspaceName } = await requirePageSession();
   const url = new URL(req.url);
   const raw = url.searchParams.get("month") ?? "";
-  const month = monthRange(raw) ? raw : currentMonth(ctx.now());
+  const month = monthRange(raw) ? raw : currentMonth(ctx.now);
   // The server's own address as this request reached it: the page rendered is ours, never another host.
   const page = new URL(`/report?month=${month}`, url.origin).toString();
   const pdf = await renderPdf(page, req.headers.get("cookie"));

@@ -3,13 +3,13 @@
 // validate; errors come back as field messages, never as a crash page.
 import { revalidatePath } from "next/cache";
 import { after } from "next/server";
-import { updateServiceSchema } from "@/lib/api/schemas/services";
+import { updateServiceSchema } from "@/lib/services/services/schemas";
 import { AppError } from "@/lib/domain/errors";
-import { zodErrors } from "@/lib/http/problem";
+import { zodErrors } from "@/lib/domain/errors";
 import { log } from "@/lib/log";
 import { requirePageSession } from "@/lib/http/context";
 import { getUpstreamClients } from "@/lib/server/upstream-clients";
-import { updateService } from "@/lib/services/services";
+import { updateService } from "@/lib/services/services/update";
 import { checkRepository } from "@/lib/services/upstream/check-repository";
 import { requestCheck } from "@/lib/services/upstream/request-check";
 import { errorsByField, policyUpdateFromForm, submittedValues, type PolicyFormState } from "./policy-input";
@@ -21,7 +21,7 @@ export async function savePolicyAction(_prev: PolicyFormState, form: FormData): 
   const name = String(form.get("service") ?? "");
   if (form.get("reset") === "1") {
     try {
-      await updateService({ ctx, name, input: { policy: null } });
+      await updateService({ ctx, input: { name, policy: null } });
     } catch (err) {
       if (err instanceof AppError) return { status: "error", message: err.message, at: Date.now() };
       throw err;
@@ -35,7 +35,7 @@ export async function savePolicyAction(_prev: PolicyFormState, form: FormData): 
   const parsed = updateServiceSchema.safeParse(input);
   if (!parsed.success) return { status: "error", message: "Some fields need fixing.", errors: errorsByField(zodErrors(parsed.error)), values, at: Date.now() };
   try {
-    await updateService({ ctx, name, input: parsed.data });
+    await updateService({ ctx, input: { name, ...parsed.data } });
   } catch (err) {
     if (err instanceof AppError) return { status: "error", message: err.errors?.length ? "Some fields need fixing." : err.message, errors: errorsByField(err.errors ?? []), values, at: Date.now() };
     throw err;
@@ -54,7 +54,7 @@ export async function checkNowAction(_prev: CheckState, form: FormData): Promise
     if (request.leased) {
       // As the API route does: answer at once, check in this process right after.
       after(() =>
-        checkRepository({ db: ctx.db, config: ctx.config, clients: getUpstreamClients(ctx.config), now: ctx.now }, request.repository_id).catch((err: unknown) => log.warn(`manual check of ${request.repository} failed: ${String(err)}`)),
+        checkRepository({ db: ctx.db, config: ctx.config, clients: getUpstreamClients(ctx.config), now: () => new Date() }, request.repository_id).catch((err: unknown) => log.warn(`manual check of ${request.repository} failed: ${String(err)}`)),
       );
     }
     revalidatePath(pathOf(name));

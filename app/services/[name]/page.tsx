@@ -15,9 +15,9 @@ import { NAME_RE } from "@/lib/api/schemas/common";
 import { AppError } from "@/lib/domain/errors";
 import type { DriftKind } from "@/lib/domain/policy";
 import { requirePageSession } from "@/lib/http/context";
-import { listBadgeAddresses } from "@/lib/services/badges";
+import { listBadgeAddresses } from "@/lib/services/badges/list-addresses";
 import { hasRole } from "@/lib/services/context";
-import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/service-detail";
+import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/services/get-detail";
 import { getSourceLabelStatus } from "@/lib/services/upstream/source-label-status";
 
 export const dynamic = "force-dynamic";
@@ -50,13 +50,13 @@ export default async function ServicePage({ params }: { params: Params }) {
   const { ctx, workspaceName } = await requirePageSession();
   const name = decodeURIComponent((await params).name);
   if (!NAME_RE.test(name)) notFound();
-  const detail = await getServiceDetail({ ctx, name }).catch((err: unknown) => {
+  const detail = await getServiceDetail({ ctx, input: { name } }).catch((err: unknown) => {
     if (err instanceof AppError && err.code === "not_found") notFound();
     throw err;
   });
-  const now = ctx.now();
+  const now = ctx.now;
   const isMember = hasRole(ctx.actor, "member");
-  const addresses = isMember ? await listBadgeAddresses({ ctx, name, environments: (detail.row?.cells ?? []).map((c) => c.environment) }) : null;
+  const addresses = isMember ? await listBadgeAddresses({ ctx, input: { name, environments: (detail.row?.cells ?? []).map((c) => c.environment) } }) : null;
   const { service } = detail;
   const overall = detail.badges[0];
   const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;

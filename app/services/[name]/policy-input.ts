@@ -2,7 +2,7 @@
 // policy becomes exactly what the form shows; an empty field is removed.
 // Errors come back keyed by field, from the AppError's JSON pointers.
 import type { z } from "zod";
-import type { updateServiceSchema } from "@/lib/api/schemas/services";
+import type { updateServiceSchema } from "@/lib/services/services/schemas";
 import type { FieldError } from "@/lib/domain/errors";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 

@@ -5,9 +5,9 @@ import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { formatWhen, When } from "@/components/ui/format";
 import { requirePageSession } from "@/lib/http/context";
-import { listAgentKeys } from "@/lib/services/agent-keys";
+import { listAgentKeys } from "@/lib/services/agent-keys/list";
 import { hasRole } from "@/lib/services/context";
-import { listTargets } from "@/lib/services/targets";
+import { listTargets } from "@/lib/services/targets/list";
 import { revokeAgentKeyAction } from "./actions";
 import { CreateAgentKeyForm } from "./create-agent-form";
 
@@ -22,7 +22,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
   const flash = await readFlash(searchParams);
   const isAdmin = hasRole(ctx.actor, "admin");
   const [keys, targets] = await Promise.all([isAdmin ? listAgentKeys({ ctx }) : Promise.resolve(null), listTargets({ ctx })]);
-  const now = ctx.now();
+  const now = ctx.now;
   const runtimes = targets.items.filter((t) => t.kind !== "compose_git");
   return (
     <SettingsFrame current="agents" workspace={workspaceName} email={ctx.actor.email}>

@@ -2,16 +2,13 @@
 // Compose-in-Git targets: created through the same service as the API, with
 // field errors from the AppError's pointers.
 import { revalidatePath } from "next/cache";
-import { createComposeTargetSchema } from "@/lib/api/schemas/matrix";
-import { AppError } from "@/lib/domain/errors";
-import { zodErrors } from "@/lib/http/problem";
-import { requirePageSession } from "@/lib/http/context";
-import { createComposeTarget } from "@/lib/services/targets";
+import { createComposeTarget } from "@/lib/services/targets/create-compose";
+import { createComposeTargetSchema } from "@/lib/services/targets/schemas";
+import { FIELDS_NEED_FIXING, settingsAction } from "../settings-action";
 
 export type ComposeFormState = { status: "idle" | "created" | "error"; message?: string; errors?: Record<string, string>; values?: Record<string, string>; at?: number };
 
 export async function createComposeTargetAction(_prev: ComposeFormState, form: FormData): Promise<ComposeFormState> {
-  const { ctx } = await requirePageSession();
   const values = Object.fromEntries(["name", "environment", "repository_url", "branch", "paths"].map((k) => [k, String(form.get(k) ?? "").trim()]));
   const input = {
     ...(values.name ? { name: values.name } : {}),
@@ -21,18 +18,13 @@ export async function createComposeTargetAction(_prev: ComposeFormState, form: F
     branch: values.branch || "main",
     paths: (values.paths ?? "").split(/[\n,]/).map((p) => p.trim()).filter(Boolean),
   };
-  const fail = (message: string, errors: { pointer: string; detail: string }[]): ComposeFormState => ({
-    status: "error", message, values, at: Date.now(),
-    errors: Object.fromEntries(errors.map((e) => [e.pointer.split("/")[1] ?? "", e.detail])),
-  });
-  const parsed = createComposeTargetSchema.safeParse(input);
-  if (!parsed.success) return fail("Some fields need fixing.", zodErrors(parsed.error));
-  try {
-    const created = await createComposeTarget({ ctx, input: parsed.data });
-    revalidatePath("/settings/compose");
-    return { status: "created", message: `Created ${created.name}. Driftwatch reads ${created.repository_url} within the minute.`, at: Date.now() };
-  } catch (err) {
-    if (err instanceof AppError) return fail(err.errors?.length ? "Some fields need fixing." : err.message, err.errors ?? []);
-    throw err;
+  const result = await settingsAction({ schema: createComposeTargetSchema, input }, ({ ctx, input }) => createComposeTarget({ ctx, input }));
+  if (!result.ok) {
+    return {
+      status: "error", message: result.errors.length ? FIELDS_NEED_FIXING : result.message, values, at: Date.now(),
+      errors: Object.fromEntries(result.errors.map((e) => [e.pointer.split("/")[1] ?? "", e.detail])),
+    };
   }
+  revalidatePath("/settings/compose");
+  return { status: "created", message: `Created ${result.value.name}. Driftwatch reads ${result.value.repository_url} within the minute.`, at: Date.now() };
 }

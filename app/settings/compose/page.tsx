@@ -4,8 +4,8 @@ import { SettingsFrame } from "@/components/settings/settings-frame";
 import { When } from "@/components/ui/format";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
-import { listEnvironments } from "@/lib/services/environments";
-import { listTargets } from "@/lib/services/targets";
+import { listEnvironments } from "@/lib/services/environments/list";
+import { listTargets } from "@/lib/services/targets/list";
 import { ComposeTargetForm } from "./compose-form";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +15,7 @@ export default async function ComposePage() {
   const { ctx, workspaceName } = await requirePageSession();
   const [targets, envs] = await Promise.all([listTargets({ ctx }), listEnvironments({ ctx })]);
   const compose = targets.items.filter((t) => t.kind === "compose_git");
-  const now = ctx.now();
+  const now = ctx.now;
   return (
     <SettingsFrame current="compose" workspace={workspaceName} email={ctx.actor.email}>
       <div className="page-head">

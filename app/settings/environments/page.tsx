@@ -4,7 +4,7 @@ import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
-import { listEnvironments } from "@/lib/services/environments";
+import { listEnvironments } from "@/lib/services/environments/list";
 import { createEnvironmentAction, moveEnvironmentAction, setPositionAction, setProductionAction } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -1,15 +1,13 @@
 "use server";
-// Notification rules through the other engineers' services: create, switch on
+// Notification rules through the same services as the API: create, switch on
 // or off, delete, and a test send straight to the destination.
 import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
-import { withFlash } from "@/components/settings/flash";
-import { createRuleSchema } from "@/lib/api/schemas/drift";
-import { AppError } from "@/lib/domain/errors";
-import { zodErrors } from "@/lib/http/problem";
-import { requirePageSession } from "@/lib/http/context";
-import { createRule, deleteRule, updateRule } from "@/lib/services/notifications/rules";
-import { testSendRule } from "@/lib/services/notifications/test-send";
+import { createRule } from "@/lib/services/notification-rules/create";
+import { deleteRule } from "@/lib/services/notification-rules/delete";
+import { createRuleSchema } from "@/lib/services/notification-rules/schemas";
+import { testSendRule } from "@/lib/services/notification-rules/test-send";
+import { updateRule } from "@/lib/services/notification-rules/update";
+import { FIELDS_NEED_FIXING, redirectWithFlash, settingsAction } from "../settings-action";
 
 const PATH = "/settings/notifications";
 
@@ -18,7 +16,6 @@ export type RuleFormState = { status: "idle" | "created" | "error"; message?: st
 const list = (raw: string) => raw.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
 
 export async function createRuleAction(_prev: RuleFormState, form: FormData): Promise<RuleFormState> {
-  const { ctx } = await requirePageSession();
   const get = (k: string) => String(form.get(k) ?? "").trim();
   const channel = get("channel");
   const values: Record<string, string | string[]> = {
@@ -32,60 +29,42 @@ export async function createRuleAction(_prev: RuleFormState, form: FormData): Pr
     services: list(get("services")), environments: list(get("environments")), teams: list(get("teams")),
     allow_private: form.get("allow_private") === "on",
   };
-  const fail = (message: string, errors: { pointer: string; detail: string }[]): RuleFormState => ({
-    status: "error", message, values, at: Date.now(),
-    errors: Object.fromEntries(errors.map((e) => [e.pointer.replace(/^\/config\//, "").replace(/^\//, "").split("/")[0] ?? "", e.detail])),
-  });
-  const parsed = createRuleSchema.safeParse(input);
-  if (!parsed.success) return fail("Some fields need fixing.", zodErrors(parsed.error));
-  try {
-    const rule = await createRule({ ctx, input: parsed.data });
-    revalidatePath(PATH);
-    return { status: "created", message: `Rule “${rule.name}” created. Send a test to check the destination.`, at: Date.now() };
-  } catch (err) {
-    if (err instanceof AppError) return fail(err.errors?.length ? `${err.message} Some fields need fixing.` : err.message, err.errors ?? []);
-    throw err;
+  const result = await settingsAction({ schema: createRuleSchema, input }, ({ ctx, input }) => createRule({ ctx, input }));
+  if (!result.ok) {
+    const message = !result.invalidInput && result.errors.length ? `${result.message} ${FIELDS_NEED_FIXING}` : result.message;
+    return {
+      status: "error", message, values, at: Date.now(),
+      errors: Object.fromEntries(result.errors.map((e) => [e.pointer.replace(/^\/config\//, "").replace(/^\//, "").split("/")[0] ?? "", e.detail])),
+    };
   }
+  revalidatePath(PATH);
+  return { status: "created", message: `Rule “${result.value.name}” created. Send a test to check the destination.`, at: Date.now() };
 }
 
 export type TestSendState = { status: "idle" | "delivered" | "failed"; message?: string; at?: number };
 
 export async function testSendAction(_prev: TestSendState, form: FormData): Promise<TestSendState> {
-  const { ctx } = await requirePageSession();
-  try {
-    const result = await testSendRule({ ctx, id: String(form.get("id") ?? "") });
-    if (result.delivered) return { status: "delivered", message: result.warning ? `Delivered, with a warning: ${result.warning}` : "Test notification delivered.", at: Date.now() };
-    return { status: "failed", message: `Not delivered: ${result.error ?? "unknown error"}`, at: Date.now() };
-  } catch (err) {
-    if (err instanceof AppError) return { status: "failed", message: err.message, at: Date.now() };
-    throw err;
-  }
-}
-
-async function attempt(run: () => Promise<string>): Promise<never> {
-  let to: string;
-  try {
-    to = withFlash(PATH, { ok: await run() });
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    to = withFlash(PATH, { error: err.message });
-  }
-  redirect(to);
+  const id = String(form.get("id") ?? "");
+  const result = await settingsAction({}, ({ ctx }) => testSendRule({ ctx, input: { id } }));
+  if (!result.ok) return { status: "failed", message: result.message, at: Date.now() };
+  const sent = result.value;
+  if (sent.delivered) return { status: "delivered", message: sent.warning ? `Delivered, with a warning: ${sent.warning}` : "Test notification delivered.", at: Date.now() };
+  return { status: "failed", message: `Not delivered: ${sent.error ?? "unknown error"}`, at: Date.now() };
 }
 
 export async function toggleRuleAction(form: FormData): Promise<void> {
-  const { ctx } = await requirePageSession();
   const enabled = form.get("enabled") === "true";
-  await attempt(async () => {
-    const rule = await updateRule({ ctx, id: String(form.get("id") ?? ""), input: { enabled } });
+  const id = String(form.get("id") ?? "");
+  redirectWithFlash(PATH, await settingsAction({}, async ({ ctx }) => {
+    const rule = await updateRule({ ctx, input: { id, enabled } });
     return `Rule “${rule.name}” ${enabled ? "switched on" : "switched off"}.`;
-  });
+  }));
 }
 
 export async function deleteRuleAction(form: FormData): Promise<void> {
-  const { ctx } = await requirePageSession();
-  await attempt(async () => {
-    await deleteRule({ ctx, id: String(form.get("id") ?? "") });
+  const id = String(form.get("id") ?? "");
+  redirectWithFlash(PATH, await settingsAction({}, async ({ ctx }) => {
+    await deleteRule({ ctx, input: { id } });
     return `Rule “${String(form.get("name") ?? "")}” deleted.`;
-  });
+  }));
 }

@@ -4,7 +4,7 @@ import { SettingsFrame } from "@/components/settings/settings-frame";
 import { DRIFT_LABEL } from "@/components/ui/drift";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
-import { listRules } from "@/lib/services/notifications/rules";
+import { listRules } from "@/lib/services/notification-rules/list";
 import { deleteRuleAction, toggleRuleAction } from "./actions";
 import { RuleForm } from "./rule-form";
 import { TestSendButton } from "./test-send-button";

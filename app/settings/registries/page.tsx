@@ -11,7 +11,7 @@ export const metadata = { title: "Registries" };
 export default async function RegistriesPage() {
   const { ctx, workspaceName } = await requirePageSession();
   const { items } = await listServerRegistries({ ctx });
-  const now = ctx.now();
+  const now = ctx.now;
   return (
     <SettingsFrame current="registries" workspace={workspaceName} email={ctx.actor.email}>
       <div className="page-head">

@@ -1,26 +1,23 @@
 "use server";
 // Server actions of the API tokens page; the services authorise (admin).
 import { revalidatePath } from "next/cache";
-import { AppError } from "@/lib/domain/errors";
-import { requirePageSession } from "@/lib/http/context";
-import { createApiToken, revokeApiToken } from "@/lib/services/create-api-token";
+import { createApiToken } from "@/lib/services/api-tokens/create";
+import { revokeApiToken } from "@/lib/services/api-tokens/revoke";
+import { settingsAction } from "../settings-action";
 
 export type CreateTokenState = { value?: string; name?: string; error?: string };
 
 export async function createTokenAction(_prev: CreateTokenState, formData: FormData): Promise<CreateTokenState> {
-  const { ctx } = await requirePageSession();
-  try {
-    const created = await createApiToken({ ctx, input: { name: formData.get("name") || "api", role: formData.get("role") } });
-    revalidatePath("/settings/tokens");
-    return { value: created.value, name: created.name };
-  } catch (err) {
-    if (err instanceof AppError) return { error: err.message };
-    throw err;
-  }
+  const input = { name: formData.get("name") || "api", role: formData.get("role") };
+  const result = await settingsAction({ role: "admin" }, ({ ctx }) => createApiToken({ ctx, input }));
+  if (!result.ok) return { error: result.message };
+  revalidatePath("/settings/tokens");
+  return { value: result.value.value, name: result.value.name };
 }
 
 export async function revokeTokenAction(formData: FormData): Promise<void> {
-  const { ctx } = await requirePageSession();
-  await revokeApiToken({ ctx, id: String(formData.get("id")) });
+  const id = String(formData.get("id"));
+  // The page has no place for an error: a token already revoked or gone shows as it is.
+  await settingsAction({ role: "admin" }, ({ ctx }) => revokeApiToken({ ctx, input: { id } }));
   revalidatePath("/settings/tokens");
 }

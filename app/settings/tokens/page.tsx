@@ -1,7 +1,7 @@
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
-import { listApiTokens } from "@/lib/services/list-api-tokens";
+import { listApiTokens } from "@/lib/services/api-tokens/list";
 import { revokeTokenAction } from "./actions";
 import { CreateTokenForm } from "./create-token-form";
 

@@ -1,48 +1,39 @@
 "use server";
 // Members: add, change role, remove. The members service enforces who may do what.
 import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
-import { withFlash } from "@/components/settings/flash";
-import { AppError } from "@/lib/domain/errors";
-import { requirePageSession } from "@/lib/http/context";
-import { addMember, changeMemberRole, removeMember } from "@/lib/services/members";
+import { addMember } from "@/lib/services/members/add";
+import { changeMemberRole } from "@/lib/services/members/change-role";
+import { removeMember } from "@/lib/services/members/remove";
+import { redirectWithFlash, settingsAction, type ActionResult } from "../settings-action";
 
 const PAGE = "/settings/users";
 
-async function run(fn: () => Promise<string>): Promise<never> {
-  let to: string;
-  try {
-    to = withFlash(PAGE, { ok: await fn() });
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    to = withFlash(PAGE, { error: err.message });
-  }
+function back(result: ActionResult<string>): never {
   revalidatePath(PAGE);
-  redirect(to);
+  redirectWithFlash(PAGE, result);
 }
 
 export async function addMemberAction(form: FormData): Promise<void> {
-  const { ctx } = await requirePageSession();
   const password = String(form.get("password") ?? "");
-  await run(async () => {
-    const m = await addMember({ ctx, input: { email: form.get("email"), role: form.get("role"), ...(password ? { password } : {}) } });
+  const input = { email: form.get("email"), role: form.get("role"), ...(password ? { password } : {}) };
+  back(await settingsAction({}, async ({ ctx }) => {
+    const m = await addMember({ ctx, input });
     return `${m.email} was added as ${m.role}.`;
-  });
+  }));
 }
 
 export async function changeRoleAction(form: FormData): Promise<void> {
-  const { ctx } = await requirePageSession();
-  await run(async () => {
-    const m = await changeMemberRole({ ctx, email: String(form.get("email") ?? ""), role: form.get("role") });
+  const input = { email: String(form.get("email") ?? ""), role: form.get("role") };
+  back(await settingsAction({}, async ({ ctx }) => {
+    const m = await changeMemberRole({ ctx, input });
     return `${m.email} is now ${m.role}.`;
-  });
+  }));
 }
 
 export async function removeMemberAction(form: FormData): Promise<void> {
-  const { ctx } = await requirePageSession();
   const email = String(form.get("email") ?? "");
-  await run(async () => {
-    await removeMember({ ctx, email });
+  back(await settingsAction({}, async ({ ctx }) => {
+    await removeMember({ ctx, input: { email } });
     return `${email} was removed from this workspace.`;
-  });
+  }));
 }

@@ -4,7 +4,7 @@ import { SettingsFrame } from "@/components/settings/settings-frame";
 import { formatWhen } from "@/components/ui/format";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
-import { listMembers } from "@/lib/services/members";
+import { listMembers } from "@/lib/services/members/list";
 import { addMemberAction, changeRoleAction, removeMemberAction } from "./actions";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // Arrivals for the delivery statistics: the first time each tag (and resolved
 // version) ran per service and environment, from runtime rows of main
 // containers (declarations are not deploys) plus the deploys retention folded
-// out of history (delivery_arrivals, lib/services/retention.ts), so old
+// out of history (delivery_arrivals, lib/services/retention/prune.ts), so old
 // periods count the same.
 import type { Db } from "@/lib/db/client";
 

@@ -5,7 +5,8 @@
 // is already under way.
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
-import { evaluateWorkspaceDrift, type EvaluateDeps, type EvaluationResult } from "./evaluate-workspace";
+import type { TickCtx } from "../context";
+import { evaluateWorkspaceDrift, type EvaluationResult } from "./evaluate-workspace";
 import { listUnchangedWorkspaces, rulesOf } from "./evaluation-marker";
 
 /** `skipped`: held by another evaluation; `unchanged`: nothing written since the last one, and the clock changes nothing yet. */
@@ -20,17 +21,17 @@ export async function listWorkspacesToEvaluate(db: Db): Promise<string[]> {
   return rows.map((r) => r.workspace_id);
 }
 
-export async function evaluateAll(deps: Omit<EvaluateDeps, "now"> & { now: () => Date }): Promise<EvaluateAllResult> {
+export async function evaluateAll({ ctx: deps }: { ctx: TickCtx }): Promise<EvaluateAllResult> {
   const out: EvaluateAllResult = { evaluated: [], skipped: 0, unchanged: 0, failed: 0 };
   const workspaceIds = await listWorkspacesToEvaluate(deps.db);
-  const unchanged = await listUnchangedWorkspaces(deps.db, workspaceIds, { rules: rulesOf(deps.config), now: deps.now() });
+  const unchanged = await listUnchangedWorkspaces(deps.db, workspaceIds, { rules: rulesOf(deps.config), now: deps.now });
   for (const workspaceId of workspaceIds) {
     if (unchanged.has(workspaceId)) {
       out.unchanged++;
       continue;
     }
     try {
-      const result = await evaluateWorkspaceDrift({ db: deps.db, config: deps.config, now: deps.now() }, workspaceId, { wait: false });
+      const result = await evaluateWorkspaceDrift({ ctx: { db: deps.db, config: deps.config, now: deps.now }, input: { workspaceId: workspaceId, wait: false } });
       if (result.skipped) out.skipped++;
       else out.evaluated.push(result);
     } catch (err) {

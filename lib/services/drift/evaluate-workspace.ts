@@ -18,13 +18,18 @@ import { createEvaluationQueue, type EvaluationQueue, type QueueTiming } from ".
 import { loadClosedHistory, readDriftInputsByChunk, type DriftInputs } from "./load-inputs";
 import { persistPlan, type PlanNames } from "./persist-plan";
 
-export type EvaluateDeps = {
-  db: Db; config: Pick<Config, "eolEnabled" | "baseUrl">; now: Date;
+/** A tick's or a request's context: evaluation needs only these. */
+export type EvaluateCtx = { db: Db; config: Pick<Config, "eolEnabled" | "baseUrl">; now: Date };
+
+export type EvaluateInput = {
+  workspaceId: string;
   /** Services read and detected at a time (default DRIFT_CHUNK_SERVICES). */
   chunkServices?: number;
   /** Drifts or events a statement writes at most (default WRITE_CHUNK_ROWS). */
   writeChunkRows?: number;
 };
+
+type EvaluateDeps = EvaluateCtx & Omit<EvaluateInput, "workspaceId">;
 
 export type EvaluationResult = {
   workspaceId: string;
@@ -66,12 +71,10 @@ const queue = ((globalThis as unknown as { __driftwatchDriftQueue?: EvaluationQu
  * another process holds. Otherwise the caller waits, joining the pending
  * evaluation, which starts after the running one and so sees everything written before.
  */
-export async function evaluateWorkspaceDrift(
-  deps: EvaluateDeps,
-  workspaceId: string,
-  opts: { wait?: boolean } = {},
-): Promise<EvaluationResult> {
-  if (opts.wait === false) return (await queue.ifIdle(workspaceId, { ...deps, tryLock: true })) ?? emptyResult(workspaceId, true);
+export async function evaluateWorkspaceDrift({ ctx, input }: { ctx: EvaluateCtx; input: EvaluateInput & { wait?: boolean } }): Promise<EvaluationResult> {
+  const { workspaceId, wait: _wait, ...tuning } = input;
+  const deps: EvaluateDeps = { db: ctx.db, config: ctx.config, now: ctx.now, ...tuning };
+  if (input.wait === false) return (await queue.ifIdle(workspaceId, { ...deps, tryLock: true })) ?? emptyResult(workspaceId, true);
   return queue.now(workspaceId, deps);
 }
 
@@ -81,8 +84,8 @@ export async function evaluateWorkspaceDrift(
  * failure is logged; the scheduler's tick evaluates every workspace each
  * minute, so a lost request is made good there.
  */
-export function requestWorkspaceDrift(deps: EvaluateDeps, workspaceId: string): void {
-  queue.request(workspaceId, deps).catch((err: unknown) => log.warn(`drift evaluation after a report failed: ${String(err)}`));
+export function requestWorkspaceDrift({ ctx, input: { workspaceId } }: { ctx: EvaluateCtx; input: { workspaceId: string } }): void {
+  queue.request(workspaceId, { db: ctx.db, config: ctx.config, now: ctx.now }).catch((err: unknown) => log.warn(`drift evaluation after a report failed: ${String(err)}`));
 }
 
 /**

@@ -16,7 +16,7 @@
 // Report intake's own evaluations never skip: they follow a change.
 import type { Config } from "@/lib/config";
 import { Prisma, type Db, type SqlTx } from "@/lib/db/client";
-import { INSIGHT_WRITES_KEPT_MS } from "../insights/cache";
+import { INSIGHT_WRITES_KEPT_MS } from "../cache/insights-cache";
 
 /** Bump when detection or lifecycle rules change what an evaluation of the same data finds. */
 export const DRIFT_RULES = "1";

@@ -1,11 +1,11 @@
 // GET /api/v1/drifts: drift records of the workspace, live ones by default,
 // each marked `silenced` when an active acknowledgement quiets it.
 import type { z } from "zod";
-import type { driftQuerySchema, driftSchema } from "@/lib/api/schemas/drift";
+import type { driftQuerySchema, driftSchema } from "@/lib/services/drift/schemas";
 import { Prisma } from "@/lib/db/client";
 import { isDriftSilenced, nextAckExpiry, type AckRecord } from "@/lib/domain/drift";
-import { workspaceOf, type Ctx } from "../context";
-import { cachedInsight } from "../insights/cache";
+import { workspaceOf, type RequestCtx } from "../context";
+import { cachedInsight } from "../cache/insights-cache";
 import { loadRunningVersions } from "./running-versions";
 
 type DriftOut = z.infer<typeof driftSchema>;
@@ -18,15 +18,15 @@ type DriftList = { items: DriftOut[] };
  * only where an acknowledgement expires (it stops silencing): the cached list is recomputed then,
  * not on a schedule.
  */
-export async function listDrifts({ ctx, query }: { ctx: Ctx; query: DriftQuery }): Promise<DriftList> {
+export async function listDrifts({ ctx, input: query }: { ctx: RequestCtx; input: DriftQuery }): Promise<DriftList> {
   const workspaceId = workspaceOf(ctx.actor);
   const key = `${workspaceId}:drifts:${JSON.stringify([query.state, query.kind, query.service, query.environment, query.limit])}`;
   const { list } = await cachedInsight(ctx, key, () => computeDrifts(ctx, workspaceId, query), { validUntil: (r) => r.validUntil });
   return list;
 }
 
-async function computeDrifts(ctx: Ctx, workspaceId: string, query: DriftQuery): Promise<{ list: DriftList; validUntil: number | null }> {
-  const now = ctx.now();
+async function computeDrifts(ctx: RequestCtx, workspaceId: string, query: DriftQuery): Promise<{ list: DriftList; validUntil: number | null }> {
+  const now = ctx.now;
   const where: Prisma.DriftWhereInput = {
     workspaceId,
     state: query.state ?? { in: ["open", "announced"] },

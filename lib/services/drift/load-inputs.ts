@@ -10,8 +10,8 @@ import type { CurrentRun, EnvironmentInfo, EolCycleInfo, HistoryRun, ServiceInpu
 import { findCycle } from "@/lib/domain/eol";
 import { effectivePolicy, type EffectivePolicy, type Policy } from "@/lib/domain/policy";
 import { exactVersionOf } from "@/lib/domain/running-version";
-import { catalogFor } from "../catalog-lookup";
-import { eolProductOf, indexPurls, loadEolProducts, loadPurls } from "../eol-status";
+import { catalogFor } from "../services/catalog-lookup";
+import { eolProductOf, indexPurls, loadEolProducts, loadPurls } from "../eol/status";
 import { largeRead } from "@/lib/db/large-read";
 import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 

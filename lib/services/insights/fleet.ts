@@ -4,11 +4,11 @@
 // where its release notes come from.
 import type { CurrentRun, EnvironmentInfo, ServiceInput } from "@/lib/domain/drift";
 import type { Policy } from "@/lib/domain/policy";
-import { catalogFor } from "../catalog-lookup";
-import type { Ctx } from "../context";
-import { describeService } from "../describe-service";
+import { catalogFor } from "../services/catalog-lookup";
+import type { RequestCtx } from "../context";
+import { describeService } from "../services/describe";
 import { loadDriftInputs, type DriftInputs } from "../drift/load-inputs";
-import { cachedInsight } from "./cache";
+import { cachedInsight } from "../cache/insights-cache";
 import type { ReleaseSource } from "./releases";
 
 export type Fleet = {
@@ -22,7 +22,7 @@ export type Fleet = {
 
 export type FleetFilter = { team?: string | undefined; application?: string | undefined };
 
-export async function loadEnvironments(ctx: Ctx, workspaceId: string): Promise<EnvironmentInfo[]> {
+export async function loadEnvironments(ctx: RequestCtx, workspaceId: string): Promise<EnvironmentInfo[]> {
   return ctx.db.environment.findMany({
     where: { workspaceId },
     orderBy: [{ position: "asc" }, { name: "asc" }],
@@ -36,11 +36,11 @@ export async function loadEnvironments(ctx: Ctx, workspaceId: string): Promise<E
  * inside those insights' computations, which are labelled with a snapshot read after the
  * request's, so their inputs must be at least as new as that label.
  */
-export function cachedDriftInputs(ctx: Ctx, workspaceId: string): Promise<DriftInputs> {
-  return cachedInsight({ db: ctx.db, now: ctx.now }, `${workspaceId}:drift-inputs`, () => loadDriftInputs(ctx.db, ctx.config, workspaceId, ctx.now()));
+export function cachedDriftInputs(ctx: RequestCtx, workspaceId: string): Promise<DriftInputs> {
+  return cachedInsight({ db: ctx.db, now: ctx.now }, `${workspaceId}:drift-inputs`, () => loadDriftInputs(ctx.db, ctx.config, workspaceId, ctx.now));
 }
 
-export async function loadFleet(ctx: Ctx, workspaceId: string, filter: FleetFilter = {}): Promise<Fleet> {
+export async function loadFleet(ctx: RequestCtx, workspaceId: string, filter: FleetFilter = {}): Promise<Fleet> {
   const inputs = await cachedDriftInputs(ctx, workspaceId);
   const isSelected = (s: { team: string | null; application: string | null }) =>
     (filter.team === undefined || s.team === filter.team) && (filter.application === undefined || s.application === filter.application);

@@ -3,9 +3,9 @@
 // drift, upstream checks by registry host, agent report age, outbox depth.
 import { Gauge, Registry } from "prom-client";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
-import { requireRole, workspaceOf, type Ctx } from "../context";
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { listServerRegistries } from "../upstream/list-server-registries";
-import { cachedInsight } from "./cache";
+import { cachedInsight } from "../cache/insights-cache";
 import { getDelivery } from "./delivery";
 
 export const METRICS_DELIVERY_WINDOW = "30d";
@@ -13,17 +13,17 @@ const METRICS_TTL_MS = 10_000;
 
 type HostRow = { host: string; repositories: number; mean_ms: number | null; max_ms: number | null; failures: number; failing: number };
 
-export async function renderMetrics({ ctx }: { ctx: Ctx }): Promise<{ text: string; contentType: string }> {
+export async function renderMetrics({ ctx }: { ctx: RequestCtx }): Promise<{ text: string; contentType: string }> {
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   // Report ages move with the clock: a shorter life than the other insights.
   return cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), { ttlMs: METRICS_TTL_MS });
 }
 
-async function buildMetrics(ctx: Ctx, workspaceId: string): Promise<{ text: string; contentType: string }> {
-  const now = ctx.now();
+async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string }> {
+  const now = ctx.now;
   const [delivery, drifts, hosts, targets, pending, registries] = await Promise.all([
-    getDelivery({ ctx, window: METRICS_DELIVERY_WINDOW }),
+    getDelivery({ ctx, input: { window: METRICS_DELIVERY_WINDOW } }),
     ctx.db.drift.groupBy({ by: ["kind"], where: { workspaceId, active: true }, _count: { _all: true } }),
     loadHostStats(ctx, workspaceId),
     ctx.db.target.findMany({ where: { workspaceId, kind: { not: "compose_git" }, lastReportAt: { not: null } }, select: { name: true, lastReportAt: true } }),
@@ -83,7 +83,7 @@ async function buildMetrics(ctx: Ctx, workspaceId: string): Promise<{ text: stri
 }
 
 /** Upstream repositories the workspace uses (its services' and its own private ones), aggregated by host. */
-async function loadHostStats(ctx: Ctx, workspaceId: string): Promise<HostRow[]> {
+async function loadHostStats(ctx: RequestCtx, workspaceId: string): Promise<HostRow[]> {
   return ctx.db.$queryRaw<HostRow[]>`
     WITH used AS (
       SELECT DISTINCT repository AS key FROM runs WHERE workspace_id = ${workspaceId}::uuid AND "to" IS NULL AND is_main

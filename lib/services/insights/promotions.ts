@@ -2,24 +2,24 @@
 // environment and wait for the next, longest waiting first, with the releases
 // a promotion would bring.
 import type { z } from "zod";
-import type { promotionsSchema } from "@/lib/api/schemas/insights";
+import type { promotionsSchema } from "@/lib/services/insights/schemas";
 import { listPromotions } from "@/lib/domain/insights";
-import { requireRole, workspaceOf, type Ctx } from "../context";
-import { cachedInsight } from "./cache";
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
+import { cachedInsight } from "../cache/insights-cache";
 import { loadFleet } from "./fleet";
 import { lookupReleases, NO_RELEASE_INFO } from "./releases";
 
 export type PromotionsOut = z.infer<typeof promotionsSchema>;
 
-export async function listPromotionsForWorkspace({ ctx }: { ctx: Ctx }): Promise<PromotionsOut> {
+export async function listPromotionsForWorkspace({ ctx }: { ctx: RequestCtx }): Promise<PromotionsOut> {
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   return cachedInsight(ctx, `${workspaceId}:promotions`, () => computePromotions(ctx, workspaceId));
 }
 
-async function computePromotions(ctx: Ctx, workspaceId: string): Promise<PromotionsOut> {
+async function computePromotions(ctx: RequestCtx, workspaceId: string): Promise<PromotionsOut> {
   const fleet = await loadFleet(ctx, workspaceId);
-  const now = ctx.now();
+  const now = ctx.now;
   const promotions = listPromotions({
     environments: fleet.environments, services: fleet.services, current: fleet.current,
     releaseInfo: () => NO_RELEASE_INFO, now,

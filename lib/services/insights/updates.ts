@@ -2,11 +2,11 @@
 // per service and environment, one line each, most urgent first, with the
 // version to move to and its release notes; put-off lines apart.
 import type { z } from "zod";
-import type { updatesQuerySchema, updatesSchema } from "@/lib/api/schemas/insights";
+import type { updatesQuerySchema, updatesSchema } from "@/lib/services/insights/schemas";
 import type { AckRecord } from "@/lib/domain/drift";
 import { buildUpdates, updatesChecklist, type UpdateDrift, type UpdateLine } from "@/lib/domain/insights";
-import { requireRole, workspaceOf, type Ctx } from "../context";
-import { cachedInsight } from "./cache";
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
+import { cachedInsight } from "../cache/insights-cache";
 import { loadFleet } from "./fleet";
 import { lookupReleases } from "./releases";
 
@@ -17,10 +17,10 @@ type LineOut = UpdatesOut["items"][number];
 const UPDATE_KINDS = ["eol", "upstream", "env"] as const;
 
 /** The updates list as domain lines (dates as Date), for the API and the page. */
-export async function buildUpdateLines({ ctx, query }: { ctx: Ctx; query: UpdatesQuery }): Promise<{ items: UpdateLine[]; acknowledged: UpdateLine[] }> {
+export async function buildUpdateLines({ ctx, input: query }: { ctx: RequestCtx; input: UpdatesQuery }): Promise<{ items: UpdateLine[]; acknowledged: UpdateLine[] }> {
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
-  const now = ctx.now();
+  const now = ctx.now;
   const [fleet, driftRows, ackRows] = await Promise.all([
     loadFleet(ctx, workspaceId, { team: query.team, application: query.application }),
     ctx.db.drift.findMany({
@@ -53,18 +53,18 @@ export async function buildUpdateLines({ ctx, query }: { ctx: Ctx; query: Update
   return { items: built.items.map(withNotes), acknowledged: built.acknowledged.map(withNotes) };
 }
 
-export async function listUpdates({ ctx, query = {} }: { ctx: Ctx; query?: UpdatesQuery }): Promise<UpdatesOut> {
+export async function listUpdates({ ctx, input: query = {} }: { ctx: RequestCtx; input?: UpdatesQuery }): Promise<UpdatesOut> {
   requireRole(ctx.actor, "viewer");
   const key = `${workspaceOf(ctx.actor)}:updates:${JSON.stringify([query.team, query.environment, query.application])}`;
   return cachedInsight(ctx, key, async () => {
-    const { items, acknowledged } = await buildUpdateLines({ ctx, query });
+    const { items, acknowledged } = await buildUpdateLines({ ctx, input: query });
     return { items: items.map(toLineOut), acknowledged: acknowledged.map(toLineOut) };
   });
 }
 
 /** Markdown checkboxes of the lines not put off (the page's copy-as-checklist action). */
-export async function updatesChecklistText({ ctx, query = {} }: { ctx: Ctx; query?: UpdatesQuery }): Promise<string> {
-  const { items } = await buildUpdateLines({ ctx, query });
+export async function updatesChecklistText({ ctx, input: query = {} }: { ctx: RequestCtx; input?: UpdatesQuery }): Promise<string> {
+  const { items } = await buildUpdateLines({ ctx, input: query });
   return updatesChecklist(items);
 }
 

@@ -32,10 +32,11 @@ const CONCURRENCY = 5;
  */
 const TIME_BUDGET_MS = 45_000;
 
-export type DeliverDeps = {
+/** A tick's context, with the seams tests use. */
+export type DeliverCtx = {
   db: Db;
   config: Pick<Config, "smtpUrl">;
-  now: () => Date;
+  now: Date;
   /** Defaults to sendNotification; tests put a crash between send and mark here. */
   send?: (input: SendNotificationInput) => Promise<DeliveryResult>;
   resolve?: Resolve;
@@ -56,7 +57,7 @@ export type DeliverResult = { leased: number; sent: number; retried: number; fai
 
 type Leased = { id: string; event_id: string; rule_id: string; attempts: number; created_at: Date; leased_until: Date };
 
-export async function leaseDueDeliveries(deps: Pick<DeliverDeps, "db" | "config">, now: Date, opts: DeliverOptions = {}): Promise<Leased[]> {
+export async function leaseDueDeliveries(deps: Pick<DeliverCtx, "db" | "config">, now: Date, opts: DeliverOptions = {}): Promise<Leased[]> {
   const until = new Date(now.getTime() + (opts.leaseMs ?? LEASE_MS));
   // Retries are at most a day away and a lease lasts minutes: anything later was set by a clock since set back.
   const farAhead = new Date(now.getTime() + MAX_DUE_AHEAD_MS);
@@ -81,9 +82,13 @@ export async function leaseDueDeliveries(deps: Pick<DeliverDeps, "db" | "config"
     RETURNING d.id::text, d.event_id::text, d.rule_id::text, d.attempts, d.created_at, d.leased_until`;
 }
 
-export async function deliverDue(deps: DeliverDeps, opts: DeliverOptions = {}): Promise<DeliverResult> {
+// A run lasts up to the time budget, so its clock moves on from the tick's instant.
+type DeliverDeps = Omit<DeliverCtx, "now"> & { now: () => Date };
+
+export async function deliverDue({ ctx, input: opts = {} }: { ctx: DeliverCtx; input?: DeliverOptions }): Promise<DeliverResult> {
   const total: DeliverResult = { leased: 0, sent: 0, retried: 0, failed: 0 };
   const started = performance.now();
+  const deps: DeliverDeps = { ...ctx, now: () => new Date(ctx.now.getTime() + (performance.now() - started)) };
   while (performance.now() - started < (opts.budgetMs ?? TIME_BUDGET_MS)) {
     const leased = await leaseDueDeliveries(deps, deps.now(), opts);
     total.leased += leased.length;

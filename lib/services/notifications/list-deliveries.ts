@@ -1,10 +1,10 @@
 // Deliveries of one rule, newest first, with their failures: for admins, who
 // can see where notifications went and why some did not arrive.
 import type { z } from "zod";
-import type { deliveryQuerySchema, deliverySchema } from "@/lib/api/schemas/drift";
+import type { deliveryQuerySchema, deliverySchema } from "@/lib/services/notifications/schemas";
 import type { NotificationPayload } from "@/lib/domain/notifications";
-import { requireRole, type Ctx } from "../context";
-import { getRuleRowOrThrow } from "./rules";
+import { requireRole, type RequestCtx } from "../context";
+import { getRuleRowOrThrow } from "../notification-rules/rules";
 
 type DeliveryOut = z.infer<typeof deliverySchema>;
 
@@ -14,7 +14,7 @@ function summaryOf(payload: NotificationPayload | null): string {
   return `${payload.service} in ${payload.environment} (${payload.kind})`;
 }
 
-export async function listDeliveries({ ctx, id, query }: { ctx: Ctx; id: string; query: z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
+export async function listDeliveries({ ctx, input: { id, ...query } }: { ctx: RequestCtx; input: { id: string } & z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
   requireRole(ctx.actor, "admin");
   const rule = await getRuleRowOrThrow(ctx, id);
   const rows = await ctx.db.delivery.findMany({

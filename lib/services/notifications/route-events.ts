@@ -3,13 +3,14 @@
 // workers split the events with FOR UPDATE SKIP LOCKED; the unique
 // (event, rule) pair makes a repeated fan-out harmless.
 import type { Db } from "@/lib/db/client";
+import type { TickCtx } from "../context";
 import { payloadForRule, type NotificationPayload } from "@/lib/domain/notifications";
 
 const BATCH = 500;
 
 export type RouteResult = { events: number; deliveries: number };
 
-export async function routeEvents(deps: { db: Db; now: Date }): Promise<RouteResult> {
+export async function routeEvents({ ctx: deps }: { ctx: Pick<TickCtx, "db" | "now"> }): Promise<RouteResult> {
   const total: RouteResult = { events: 0, deliveries: 0 };
   for (;;) {
     const batch = await routeBatch(deps);

@@ -4,11 +4,9 @@
 // carrying the updates list without its acknowledged lines. A server that was
 // down on Monday catches up later that week; a missed week is not sent late.
 import { randomUUID } from "node:crypto";
-import type { Config } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/client";
 import { buildUpgradePlanPayload, type UpgradePlanLine } from "@/lib/domain/notifications";
-import type { Ctx } from "../context";
+import type { RequestCtx, TickCtx } from "../context";
 import { listUpdates } from "../insights/updates";
 
 const DAY_MS = 86_400_000;
@@ -31,9 +29,7 @@ export function planTimeOfWeek(at: Date): Date {
   return new Date(day - weekday * DAY_MS + SEND_HOUR_UTC * 3_600_000);
 }
 
-export type WeeklyPlanDeps = { db: Db; config: Config; now: Date };
-
-export async function weeklyPlanTick(deps: WeeklyPlanDeps): Promise<{ week: string; emitted: number }> {
+export async function weeklyPlanTick({ ctx: deps }: { ctx: TickCtx }): Promise<{ week: string; emitted: number }> {
   const week = isoWeekOf(deps.now);
   if (deps.now < planTimeOfWeek(deps.now)) return { week, emitted: 0 };
   const dedupeKey = `upgrade_plan:${week}`;
@@ -48,7 +44,7 @@ export async function weeklyPlanTick(deps: WeeklyPlanDeps): Promise<{ week: stri
   return { week, emitted };
 }
 
-async function emitPlan(deps: WeeklyPlanDeps, workspaceId: string, dedupeKey: string): Promise<number> {
+async function emitPlan(deps: TickCtx, workspaceId: string, dedupeKey: string): Promise<number> {
   const workspace = await deps.db.workspace.findUnique({ where: { id: workspaceId }, select: { name: true } });
   if (!workspace) return 0;
   const lines = await loadPlanLines(deps, workspaceId);
@@ -62,8 +58,8 @@ async function emitPlan(deps: WeeklyPlanDeps, workspaceId: string, dedupeKey: st
 }
 
 /** The updates list's open lines (put-off ones left out), most urgent first, read as the workspace itself. */
-async function loadPlanLines(deps: WeeklyPlanDeps, workspaceId: string): Promise<UpgradePlanLine[]> {
-  const ctx: Ctx = { db: deps.db, config: deps.config, now: () => deps.now, actor: { kind: "system", workspaceId } };
+async function loadPlanLines(deps: TickCtx, workspaceId: string): Promise<UpgradePlanLine[]> {
+  const ctx: RequestCtx = { db: deps.db, config: deps.config, now: deps.now, actor: { kind: "system", workspaceId } };
   const { items } = await listUpdates({ ctx });
   return items.map((line) => ({
     service: line.service,

@@ -16,7 +16,7 @@ import type { Policy } from "@/lib/domain/policy";
 import { isSourceLabelNeeded } from "@/lib/domain/registry-budget/label-schedule";
 import { resolutionCandidates } from "@/lib/domain/running-version";
 import type { CheckDeps } from "./ports";
-import { catalogFor } from "../catalog-lookup";
+import { catalogFor } from "../services/catalog-lookup";
 import { noteRateLimit, notePullsRefused, spendPulls } from "./pull-budget";
 import { syncReleasesFor } from "./sync-releases";
 

@@ -5,7 +5,7 @@ import { WELL_KNOWN_REGISTRIES } from "@/lib/adapters/registries/well-known";
 import { listRegistryBudgets } from "@/lib/db/queries/registry-budget/list-registry-budgets";
 import { nextSpendAt, remainingPulls } from "@/lib/domain/registry-budget/budget";
 import { normaliseRegistryHost } from "@/lib/domain/image-ref";
-import { requireRole, type Ctx } from "../context";
+import { requireRole, type RequestCtx } from "../context";
 import { rationedHost } from "./pull-budget";
 
 export type ServerRegistry = {
@@ -25,9 +25,9 @@ export type ServerRegistry = {
   full_at: string | null;
 };
 
-export async function listServerRegistries({ ctx }: { ctx: Ctx }): Promise<{ items: ServerRegistry[] }> {
+export async function listServerRegistries({ ctx }: { ctx: RequestCtx }): Promise<{ items: ServerRegistry[] }> {
   requireRole(ctx.actor, "viewer");
-  const now = ctx.now();
+  const now = ctx.now;
   const hosts = [...new Set([...WELL_KNOWN_REGISTRIES, ...ctx.config.serverRegistries, ...ctx.config.dockerHubHosts].map(normaliseRegistryHost))];
   const stored = new Map((await listRegistryBudgets(ctx.db, now)).map((b) => [b.host, b]));
   const items = hosts.map((host): ServerRegistry => {

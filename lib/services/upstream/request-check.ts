@@ -3,7 +3,7 @@
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { AppError } from "@/lib/domain/errors";
 import { parseImageRef } from "@/lib/domain/image-ref";
-import { requireRole, workspaceOf, type Ctx } from "../context";
+import { requireRole, workspaceOf, type RequestCtx as Ctx } from "../context";
 import { ensureUpstreamRepositories } from "./ensure-repositories";
 
 export type CheckRequest = {
@@ -19,10 +19,10 @@ export async function requestCheck({ ctx, name }: { ctx: Ctx; name: string }): P
   if (!facts) throw new AppError("not_found", `Service ${name} was not found.`);
   const key = facts.repository ?? facts.runningRepository;
   if (!key || !parseImageRef(key)) throw new AppError("conflict", `Service ${name} has no repository to check yet: nothing runs it and none is set.`);
-  await ensureUpstreamRepositories(ctx.db, workspaceId, [key], ctx.config.serverRegistries, ctx.now());
+  await ensureUpstreamRepositories(ctx.db, workspaceId, [key], ctx.config.serverRegistries, ctx.now);
   const repos = await ctx.db.upstreamRepository.findMany({ where: { key: parseImageRef(key)!.key, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }] } });
   const repo = repos.find((r) => r.ownerWorkspaceId === workspaceId) ?? repos[0]!;
-  const now = ctx.now();
+  const now = ctx.now;
   if (repo.checkedBy === "agent") {
     // Looked at by the workspace's agents on their next report.
     await ctx.db.upstreamRepository.update({ where: { id: repo.id }, data: { dueAt: now } });

@@ -1,7 +1,7 @@
 // Where an image's source-label read stands, for the service page: read,
 // waiting for the registry's pull quota (and until about when), retrying
 // after a failure, not needed (the source is known otherwise), or not yet.
-import { requireRole, type Ctx } from "../context";
+import { requireRole, type RequestCtx } from "../context";
 import { rationedHost } from "./pull-budget";
 
 export type SourceLabelStatus = {
@@ -14,7 +14,7 @@ export type SourceLabelStatus = {
 };
 
 /** The server-checked repository's label status, or null when the server does not check it. */
-export async function getSourceLabelStatus({ ctx, repository }: { ctx: Ctx; repository: string }): Promise<SourceLabelStatus | null> {
+export async function getSourceLabelStatus({ ctx, repository }: { ctx: RequestCtx; repository: string }): Promise<SourceLabelStatus | null> {
   requireRole(ctx.actor, "viewer");
   const row = await ctx.db.upstreamRepository.findFirst({
     where: { key: repository, ownerWorkspaceId: null, checkedBy: "server" },

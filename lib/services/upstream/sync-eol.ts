@@ -3,7 +3,7 @@
 // With end-of-life lookups off, nothing is requested at all.
 import type { Prisma } from "@/lib/db/client";
 import { loadServiceFacts } from "@/lib/db/queries/services";
-import { eolProductOf, indexPurls, loadPurls, PURLS_CACHE_KEY } from "../eol-status";
+import { eolProductOf, indexPurls, loadPurls, PURLS_CACHE_KEY } from "../eol/status";
 import type { CheckDeps } from "./check-repository";
 
 const DAY = 86_400_000;

@@ -8,7 +8,7 @@ import type { Prisma } from "@/lib/db/client";
 import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
 import { forgeFromSourceLabel } from "@/lib/domain/forge-hosts";
 import type { Policy } from "@/lib/domain/policy";
-import { catalogFor } from "../catalog-lookup";
+import { catalogFor } from "../services/catalog-lookup";
 import type { CheckDeps } from "./ports";
 
 const REFRESH_MS = 3_600_000;

@@ -7,7 +7,7 @@ import { hasInvalidCallbackUrl } from "@/lib/http/auth-callback";
 import { clientAddress } from "@/lib/http/client-address";
 import { errorToResponse, problemResponse } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
-import { signInRetryAfter } from "@/lib/services/sign-in";
+import { signInRetryAfter } from "@/lib/services/sessions/sign-in";
 
 const badCallback = () => problemResponse("bad_request", "The callback URL is not an http(s) address or a path on this site.");
 

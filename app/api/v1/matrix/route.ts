@@ -1,6 +1,6 @@
 import { ops } from "@/lib/api/operations";
 import { handle } from "@/lib/http/route";
-import { jsonResponse } from "@/lib/services/insights/cache";
-import { getMatrix } from "@/lib/services/get-matrix";
+import { jsonResponse } from "@/lib/http/cached-response";
+import { getMatrix } from "@/lib/services/matrix/get";
 
-export const GET = handle(ops.getMatrix, async ({ ctx, query }) => jsonResponse(await getMatrix({ ctx, query })));
+export const GET = handle(ops.getMatrix, async ({ ctx, query }) => jsonResponse(await getMatrix({ ctx, input: query })));

@@ -4,7 +4,7 @@ import { NAME_RE } from "@/lib/api/schemas/common";
 import { log } from "@/lib/log";
 import { renderBadgeSvg } from "@/lib/render/badge";
 import { getServerServices } from "@/lib/server/services";
-import { loadSignedBadge } from "@/lib/services/badges";
+import { loadSignedBadge } from "@/lib/services/badges/load-signed";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +24,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ signed: 
   if (!KEY_ID_RE.test(signed) || !NAME_RE.test(service) || !SIG_RE.test(sig) || (environment !== null && !NAME_RE.test(environment))) return notFound();
   try {
     const services = await getServerServices();
-    const badge = await loadSignedBadge(services, { keyId: signed, service, environment, sig });
+    const badge = await loadSignedBadge({ ctx: { db: services.db, config: services.config, now: new Date() }, input: { keyId: signed, service, environment, sig } });
     if (!badge) return notFound();
     const svg = await renderBadgeSvg({ label: badge.label, version: badge.version, state: badge.state });
     return new Response(svg, {

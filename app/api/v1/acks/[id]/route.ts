@@ -1,8 +1,8 @@
 import { ops } from "@/lib/api/operations";
 import { handle, reply } from "@/lib/http/route";
-import { deleteAck } from "@/lib/services/acks";
+import { deleteAck } from "@/lib/services/acks/delete";
 
 export const DELETE = handle(ops.deleteAck, async ({ ctx, params }) => {
-  await deleteAck({ ctx, id: params.id });
+  await deleteAck({ ctx, input: { id: params.id } });
   return reply(204);
 });

@@ -1,5 +1,5 @@
 import { ops } from "@/lib/api/operations";
 import { handle, reply } from "@/lib/http/route";
-import { recordAgentReport } from "@/lib/services/record-agent-report";
+import { recordAgentReport } from "@/lib/services/agent-reports/record";
 
-export const POST = handle(ops.agentReport, async ({ ctx, body }) => reply(202, await recordAgentReport({ ctx, report: body })));
+export const POST = handle(ops.agentReport, async ({ ctx, body }) => reply(202, await recordAgentReport({ ctx, input: body })));

@@ -1,0 +1,68 @@
+// A new acknowledgement. Rules:
+//   - `release` needs `until_version`, `duration`, or both (whichever comes first ends it);
+//   - `drift` needs `duration` and refuses `until_version` (it is not tied to a release);
+//   - `until_version` must name a version (1.28, 1.28.0, v2.3.1-alpine);
+//   - an unknown service or environment is 404.
+// An acknowledgement ends by itself: at `expires_at`, or when drift evaluation
+// sees a version at or above `until_version` run in its scope (`lifted_at`).
+import type { z } from "zod";
+import { parseDuration } from "@/lib/domain/duration";
+import { AppError, invalid } from "@/lib/domain/errors";
+import { isVersionTag } from "@/lib/domain/versions";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
+import type { createAckSchema } from "./schemas";
+import { include, withActiveState, type AckOut } from "./with-active-state";
+
+type CreateAckInput = z.infer<typeof createAckSchema>;
+
+/** The creation rules above; throws 422 with the field's pointer. */
+export function checkAckInput(input: CreateAckInput): void {
+  if (input.kind === "drift") {
+    if (input.until_version !== undefined) throw invalid("/until_version", "until_version is only for kind release; a drift acknowledgement lasts for a duration.");
+    if (input.duration === undefined) throw invalid("/duration", "A drift acknowledgement needs a duration, such as 72h or 7d.");
+  } else if (input.until_version === undefined && input.duration === undefined) {
+    throw invalid("/until_version", "A release acknowledgement needs until_version, a duration, or both.");
+  }
+  if (input.until_version !== undefined && !isVersionTag(input.until_version)) {
+    throw invalid("/until_version", `${input.until_version} is not a version (such as 1.28 or 1.28.0).`);
+  }
+}
+
+export async function createAck({ ctx, input }: { ctx: RequestCtx; input: CreateAckInput }): Promise<AckOut> {
+  requireRole(ctx.actor, "member");
+  const workspaceId = workspaceOf(ctx.actor);
+  checkAckInput(input);
+  const now = ctx.now;
+  const durationMs = input.duration === undefined ? null : parseDuration(input.duration);
+
+  const service = await ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name: input.service } }, select: { id: true } });
+  if (!service) throw new AppError("not_found", `Service ${input.service} was not found.`);
+  let environmentId: string | null = null;
+  if (input.environment !== undefined) {
+    const env = await ctx.db.environment.findUnique({ where: { workspaceId_name: { workspaceId, name: input.environment } }, select: { id: true } });
+    if (!env) throw new AppError("not_found", `Environment ${input.environment} was not found.`);
+    environmentId = env.id;
+  }
+
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.ack.create({
+      data: {
+        workspaceId,
+        serviceId: service.id,
+        environmentId,
+        kind: input.kind,
+        untilVersion: input.until_version ?? null,
+        expiresAt: durationMs === null ? null : new Date(now.getTime() + durationMs),
+        createdBy: actorLabel(ctx.actor),
+        createdAt: now,
+      },
+      include,
+    });
+    await tx.auditEntry.create({
+      data: { workspaceId, actor: actorLabel(ctx.actor), action: "ack.created", subject: input.service, data: { id: created.id, ...input } },
+    });
+    return created;
+  });
+  const [out] = await withActiveState(ctx, workspaceId, [row]);
+  return out!;
+}

@@ -1,0 +1,24 @@
+// A new agent key: it can only report observations for its workspace.
+import { AGENT_KEY_PREFIX, generateSecret } from "@/lib/auth/secrets";
+import { AppError } from "@/lib/domain/errors";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
+import { createAgentKeySchema } from "./schemas";
+
+export type CreatedAgentKey = { id: string; name: string; prefix: string; value: string; created_at: string };
+
+export async function createAgentKey({ ctx, input }: { ctx: RequestCtx; input: unknown }): Promise<CreatedAgentKey> {
+  requireRole(ctx.actor, "admin");
+  const parsed = createAgentKeySchema.safeParse(input);
+  if (!parsed.success) throw new AppError("invalid_input", parsed.error.issues[0]!.message);
+  const workspaceId = workspaceOf(ctx.actor);
+  const secret = generateSecret(AGENT_KEY_PREFIX);
+  const key = await ctx.db.$transaction(async (tx) => {
+    const existing = await tx.agentKey.findUnique({ where: { workspaceId_name: { workspaceId, name: parsed.data.name } } });
+    if (existing && !existing.revokedAt) throw new AppError("conflict", `An agent key named ${parsed.data.name} already exists; revoke it first or choose another name.`);
+    if (existing) await tx.agentKey.delete({ where: { id: existing.id } });
+    const k = await tx.agentKey.create({ data: { workspaceId, name: parsed.data.name, prefix: secret.prefix, hash: secret.hash, createdAt: ctx.now } });
+    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "agent_key.created", subject: k.id, data: { name: k.name } } });
+    return k;
+  });
+  return { id: key.id, name: key.name, prefix: key.prefix, value: secret.value, created_at: key.createdAt.toISOString() };
+}

@@ -1,0 +1,23 @@
+// A new API token; the value is returned once and only its hash is kept.
+import { generateSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
+import { AppError } from "@/lib/domain/errors";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
+import { createTokenSchema } from "./schemas";
+
+export type CreatedToken = { id: string; name: string; role: "viewer" | "member"; prefix: string; value: string; created_at: string };
+
+export async function createApiToken({ ctx, input }: { ctx: RequestCtx; input: unknown }): Promise<CreatedToken> {
+  requireRole(ctx.actor, "admin");
+  const parsed = createTokenSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("invalid_input", parsed.error.issues[0]!.message);
+  const workspaceId = workspaceOf(ctx.actor);
+  const secret = generateSecret(TOKEN_PREFIX);
+  const token = await ctx.db.$transaction(async (tx) => {
+    const t = await tx.apiToken.create({
+      data: { workspaceId, name: parsed.data.name, role: parsed.data.role, prefix: secret.prefix, hash: secret.hash, createdAt: ctx.now },
+    });
+    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "token.created", subject: t.id, data: { name: t.name, role: t.role } } });
+    return t;
+  });
+  return { id: token.id, name: token.name, role: token.role, prefix: token.prefix, value: secret.value, created_at: token.createdAt.toISOString() };
+}

@@ -1,0 +1,21 @@
+// A new environment at a position in the pipeline.
+import type { z } from "zod";
+import { AppError } from "@/lib/domain/errors";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
+import type { createEnvironmentSchema } from "./schemas";
+import { toEnvironmentOut, type EnvironmentOut } from "./to-out";
+
+export async function createEnvironment({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof createEnvironmentSchema> }): Promise<EnvironmentOut> {
+  requireRole(ctx.actor, "member");
+  const workspaceId = workspaceOf(ctx.actor);
+  return ctx.db.$transaction(async (tx) => {
+    const exists = await tx.environment.findUnique({ where: { workspaceId_name: { workspaceId, name: input.name } } });
+    if (exists) throw new AppError("conflict", `Environment ${input.name} already exists.`);
+    const env = await tx.environment.create({
+      data: { workspaceId, name: input.name, position: input.position, production: input.production ?? false },
+      include: { _count: { select: { targets: true } } },
+    });
+    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "environment.created", subject: env.name } });
+    return toEnvironmentOut(env);
+  });
+}

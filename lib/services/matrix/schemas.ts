@@ -1,0 +1,46 @@
+// The matrix as the API shows it and the filters it accepts.
+import { z } from "zod";
+import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { nullableTimestamp, timestamp } from "../schemas";
+
+export const eolSchema = z
+  .object({ product: z.string(), cycle: z.string(), eol_date: z.string().nullable().meta({ description: "YYYY-MM-DD" }), state: z.enum(["ok", "soon", "passed"]) })
+  .meta({ id: "EolStatus" });
+
+export const matrixCellSchema = z
+  .object({
+    environment: z.string(),
+    tag: z.string().meta({ description: "The running tag (the oldest where several versions run)" }),
+    version: z.string().nullable().meta({ description: "Exact version: a resolved moving tag gives its match; unresolved gives null" }),
+    display: z.string().meta({ description: "`<tag> = <exact_version>` for a resolved moving tag, else the tag" }),
+    declared: z.boolean().meta({ description: "True where the cell comes from Compose files in Git only" }),
+    targets: z.array(z.object({ name: z.string(), tag: z.string(), version: z.string().nullable(), digest: z.string().nullable(), since: timestamp, declared: z.boolean() })),
+    drifts: z.array(z.enum(DRIFT_KINDS)),
+    eol: eolSchema.nullable(),
+  })
+  .meta({ id: "MatrixCell" });
+
+export const matrixSchema = z
+  .object({
+    environments: z.array(z.object({ name: z.string(), position: z.number().int(), production: z.boolean() })),
+    services: z.array(
+      z.object({
+        name: z.string(),
+        team: z.string().nullable(),
+        application: z.string().nullable(),
+        upstream: z.object({ repository: z.string().nullable(), newest: z.string().nullable(), checked_at: nullableTimestamp, checked_by: z.enum(["server", "agent"]).nullable() }),
+        cells: z.array(matrixCellSchema),
+      }),
+    ),
+    total: z.number().int().meta({ description: "Services matching the filters, before limit/offset" }),
+  })
+  .meta({ id: "Matrix" });
+
+export const matrixQuerySchema = z.object({
+  team: z.string().max(100).optional(),
+  environment: z.string().max(100).optional(),
+  kind: z.enum(DRIFT_KINDS).optional(),
+  q: z.string().max(200).optional().meta({ description: "Service name contains" }),
+  limit: z.coerce.number().int().min(1).max(5000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});

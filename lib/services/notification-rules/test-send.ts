@@ -1,0 +1,47 @@
+// Test-send: one sample drift_detected notification straight to a rule's
+// destination (not through the outbox), so whoever set the rule up sees at
+// once whether the address, secret and filters of the channel work.
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import type { testSendSchema } from "@/lib/services/notification-rules/schemas";
+import { sendNotification, type SendNotificationInput } from "@/lib/adapters/channels";
+import { buildDriftEventPayload, type DeliveryResult } from "@/lib/domain/notifications";
+import type { Resolve } from "@/lib/net/destination";
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
+import { getRuleRowOrThrow } from "./rules";
+
+type TestSendOut = z.infer<typeof testSendSchema>;
+
+export async function testSendRule({
+  ctx, input: { id }, send = sendNotification, resolve,
+}: {
+  ctx: RequestCtx;
+  input: { id: string };
+  send?: (input: SendNotificationInput) => Promise<DeliveryResult>;
+  resolve?: Resolve;
+}): Promise<TestSendOut> {
+  requireRole(ctx.actor, "member");
+  const workspaceId = workspaceOf(ctx.actor);
+  const rule = await getRuleRowOrThrow(ctx, id);
+  const workspace = await ctx.db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { name: true } });
+  const now = ctx.now;
+  const testId = `test-${randomUUID()}`;
+  const payload = buildDriftEventPayload({
+    event: "drift_detected",
+    eventId: testId,
+    occurredAt: now,
+    workspace: workspace.name,
+    baseUrl: ctx.config.baseUrl,
+    drift: {
+      service: "driftwatch-test", team: null, environment: "test", kind: "upstream", state: "announced",
+      running: "1.0.0", expected: "1.1.0", openedAt: now, announcedAt: now, resolvedAt: null,
+    },
+  });
+  const result = await send({
+    channel: rule.channel, config: rule.config, payload, deliveryId: testId, now,
+    smtpUrl: ctx.config.smtpUrl, allowPrivate: rule.allowPrivate, resolve,
+  });
+  return result.ok
+    ? { delivered: true, error: null, warning: result.warning ?? null }
+    : { delivered: false, error: result.error, warning: null };
+}

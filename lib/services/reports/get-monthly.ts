@@ -1,0 +1,187 @@
+// The monthly report (spec "Monthly report"): one month of a workspace. What
+// exists (services, targets), what was deployed where with lead times, which
+// new upstream releases came out for what runs, and what needs attention now,
+// most important first. Read through the same services as the API.
+import { loadServiceFacts } from "@/lib/db/queries/services";
+import type { DeliveryStats } from "@/lib/domain/insights";
+import { compareTags, likeGroupKey, parseTag } from "@/lib/domain/versions";
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
+import { describeService } from "../services/describe";
+import { loadArrivalIndex } from "../insights/delivery-arrivals";
+import { listDrifts } from "../drift/list-drifts";
+import { getMatrix } from "../matrix/get";
+import { catalogFor } from "../services/catalog-lookup";
+import { listUpdates } from "../insights/updates";
+import { lookupReleases, type ReleaseSource } from "../insights/releases";
+import { listTargets } from "../targets/list";
+import type { Policy } from "@/lib/domain/policy";
+
+const DAY = 86_400_000;
+/** Longest lists printed in full; the rest is counted. */
+export const REPORT_LIST_LIMIT = 60;
+
+export type Arrival = { service: string; version: string; at: string; lead_seconds: number | null; from_environment: string | null };
+export type AttentionItem = { rank: number; service: string; environment: string; what: string; detail: string; since: string };
+
+export type MonthlyReport = {
+  month: string;
+  from: string;
+  to: string;
+  generated_at: string;
+  services: { total: number; by_team: { team: string; count: number }[] };
+  targets: Awaited<ReturnType<typeof listTargets>>["items"];
+  delivery: DeliveryStats;
+  arrivals: { environment: string; items: Arrival[]; more: number }[];
+  releases: { items: { service: string; version: string; date: string; release_notes_url: string | null }[]; more: number };
+  attention: { items: AttentionItem[]; more: number };
+};
+
+/** `2026-11` → its first instant and the next month's, in UTC; null when malformed. */
+export function monthRange(month: string): { from: Date; to: Date } | null {
+  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]) - 1;
+  return { from: new Date(Date.UTC(y, mo, 1)), to: new Date(Date.UTC(y, mo + 1, 1)) };
+}
+
+export function currentMonth(now: Date): string {
+  return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
+}
+
+const REASON_RANK: Record<string, { rank: number; what: string }> = {
+  eol_passed: { rank: 0, what: "End of life passed" },
+  eol_soon: { rank: 1, what: "End of life soon" },
+  declared: { rank: 2, what: "Differs from Git" },
+  major: { rank: 3, what: "Major release behind" },
+  inconsistent: { rank: 4, what: "Targets disagree" },
+  minor: { rank: 5, what: "Minor release behind" },
+  behind_previous_env: { rank: 6, what: "Behind the previous environment" },
+  patch: { rank: 7, what: "Patch release behind" },
+};
+
+export async function getMonthlyReport({ ctx, input: { month } }: { ctx: RequestCtx; input: { month: string } }): Promise<MonthlyReport> {
+  requireRole(ctx.actor, "viewer");
+  const workspaceId = workspaceOf(ctx.actor);
+  const range = monthRange(month)!;
+  const now = ctx.now;
+  const to = new Date(Math.min(range.to.getTime(), now.getTime()));
+  const [facts, targets, arrivalIndex, updates, drifts, matrix] = await Promise.all([
+    loadServiceFacts(ctx.db, workspaceId),
+    listTargets({ ctx }),
+    loadArrivalIndex(ctx, workspaceId, { from: range.from, to }),
+    listUpdates({ ctx }),
+    listDrifts({ ctx, input: {} }),
+    getMatrix({ ctx, input: {} }),
+  ]);
+
+  // Services by team.
+  const teams = new Map<string, number>();
+  for (const f of facts) teams.set(f.team ?? "no team", (teams.get(f.team ?? "no team") ?? 0) + 1);
+
+  // Deploys and lead times, by the delivery statistics' own rule.
+  const delivery = arrivalIndex.stats({ from: range.from, to });
+  const environments = arrivalIndex.environments;
+  const nameOf = new Map(facts.map((f) => [f.id, f.name] as const));
+  const arrivals = environments.map((env, i) => {
+    const items: Arrival[] = [];
+    const prev = environments[i - 1];
+    for (const { serviceId, version, arrivals: at } of arrivalIndex.versions()) {
+      const t = at[i] as number;
+      if (!(t >= range.from.getTime() && t < to.getTime())) continue; // NaN: never arrived here
+      const p = i > 0 ? (at[i - 1] as number) : Number.NaN;
+      items.push({ service: nameOf.get(serviceId) ?? serviceId, version, at: new Date(t).toISOString(), lead_seconds: p <= t ? Math.round((t - p) / 1000) : null, from_environment: prev?.name ?? null });
+    }
+    items.sort((a, b) => a.at.localeCompare(b.at));
+    return { environment: env.name, items: items.slice(0, REPORT_LIST_LIMIT), more: Math.max(0, items.length - REPORT_LIST_LIMIT) };
+  });
+
+  // New upstream releases of the line each service runs, published (or first seen) this month.
+  const releases = await newReleases(ctx, workspaceId, facts, matrix, range.from, to);
+
+  // What needs attention now, most important first.
+  const attention: AttentionItem[] = updates.items.map((l) => ({
+    rank: REASON_RANK[l.reason]?.rank ?? 9, service: l.service, environment: l.environment, what: REASON_RANK[l.reason]?.what ?? l.reason,
+    detail: `runs ${l.running}${l.target_version ? `, move to ${l.target_version}` : ""}`, since: l.open_since,
+  }));
+  for (const d of drifts.items) {
+    if ((d.kind !== "declared" && d.kind !== "inconsistent") || d.silenced) continue;
+    const r = REASON_RANK[d.kind]!;
+    attention.push({ rank: r.rank, service: d.service, environment: d.environment, what: r.what, detail: `runs ${d.running ?? "?"}${d.expected ? `, ${d.kind === "declared" ? "Git declares" : "expected"} ${d.expected}` : ""}${d.target ? ` on ${d.target}` : ""}`, since: d.opened_at });
+  }
+  // Stable: within a rank the updates list's own order (production first, open longest) stays.
+  attention.sort((a, b) => a.rank - b.rank);
+
+  return {
+    month,
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    generated_at: now.toISOString(),
+    services: { total: facts.length, by_team: [...teams].map(([team, count]) => ({ team, count })).sort((a, b) => b.count - a.count || a.team.localeCompare(b.team)) },
+    targets: targets.items,
+    delivery,
+    arrivals,
+    releases,
+    attention: { items: attention.slice(0, REPORT_LIST_LIMIT), more: Math.max(0, attention.length - REPORT_LIST_LIMIT) },
+  };
+}
+
+async function newReleases(
+  ctx: RequestCtx, workspaceId: string, facts: Awaited<ReturnType<typeof loadServiceFacts>>, matrix: Awaited<ReturnType<typeof getMatrix>>, from: Date, to: Date,
+): Promise<MonthlyReport["releases"]> {
+  const byName = new Map(matrix.services.map((s) => [s.name, s] as const));
+  const lines = new Map<string, { serviceId: string; name: string; repository: string; groups: Set<string> }>();
+  for (const f of facts) {
+    const repository = f.repository ?? f.runningRepository;
+    const row = byName.get(f.name);
+    if (!repository || !row) continue;
+    const groups = new Set(row.cells.flatMap((c) => c.targets.map((t) => (t.version ? likeGroupKey(t.version) : null))).filter((g): g is string => g !== null));
+    if (groups.size) lines.set(f.id, { serviceId: f.id, name: f.name, repository, groups });
+  }
+  const keys = [...new Set([...lines.values()].map((l) => l.repository))];
+  if (keys.length === 0) return { items: [], more: 0 };
+  const repos = await ctx.db.upstreamRepository.findMany({
+    where: { key: { in: keys }, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }] },
+    select: { id: true, key: true, createdAt: true, ownerWorkspaceId: true },
+  });
+  const repoOf = new Map<string, (typeof repos)[number]>();
+  for (const r of repos) if (!repoOf.has(r.key) || r.ownerWorkspaceId) repoOf.set(r.key, r);
+  // Tags seen within a day of the repository's first listing were old releases, not new ones.
+  const tags = await ctx.db.upstreamTag.findMany({
+    where: { repositoryId: { in: [...repoOf.values()].map((r) => r.id) }, firstSeenAt: { gte: from, lt: to } },
+    select: { repositoryId: true, name: true, firstSeenAt: true },
+  });
+  const createdAt = new Map([...repoOf.values()].map((r) => [r.id, r.createdAt.getTime()] as const));
+  const byRepo = new Map<string, { name: string; at: Date }[]>();
+  for (const t of tags) {
+    if (t.firstSeenAt.getTime() < (createdAt.get(t.repositoryId) ?? 0) + DAY) continue;
+    const p = parseTag(t.name);
+    if (p.kind !== "version" || p.isPrerelease) continue;
+    byRepo.set(t.repositoryId, [...(byRepo.get(t.repositoryId) ?? []), { name: t.name, at: t.firstSeenAt }]);
+  }
+  const found: { serviceId: string; service: string; version: string; at: Date }[] = [];
+  for (const line of lines.values()) {
+    const repo = repoOf.get(line.repository);
+    for (const t of (repo ? byRepo.get(repo.id) : undefined) ?? []) {
+      const group = likeGroupKey(t.name);
+      if (group !== null && line.groups.has(group)) found.push({ serviceId: line.serviceId, service: line.name, version: t.name, at: t.at });
+    }
+  }
+  const sources = new Map<string, ReleaseSource>();
+  for (const f of facts) {
+    if (!lines.has(f.id)) continue;
+    const described = describeService(f, { gitlabUrl: ctx.config.gitlabUrl });
+    const own = (f.policy ?? null) as Policy | null;
+    const catalog = described.repository ? catalogFor(described.repository) : null;
+    const { kind, repository } = described.release_source;
+    sources.set(f.id, { forge: kind && repository ? { kind, repository } : null, tagPrefix: own?.release_tag_prefix ?? catalog?.release_tag_prefix ?? null, changelog: own?.changelog ?? catalog?.changelog ?? null });
+  }
+  const notes = await lookupReleases(ctx.db, sources, found.map((f) => ({ serviceId: f.serviceId, version: f.version })));
+  const items = found
+    .map((f) => {
+      const info = notes(f.serviceId, f.version);
+      return { service: f.service, version: f.version, date: (info.published_at ?? f.at).toISOString(), release_notes_url: info.release_notes_url };
+    })
+    .sort((a, b) => a.service.localeCompare(b.service) || (compareTags(b.version, a.version) ?? 0));
+  return { items: items.slice(0, REPORT_LIST_LIMIT), more: Math.max(0, items.length - REPORT_LIST_LIMIT) };
+}
