@@ -12,7 +12,6 @@ import {
   type Table,
   type TableOptionsResolved,
 } from "@tanstack/react-table";
-import type { getMatrix } from "@/lib/services/matrix/get";
 import { MatrixCellView, ServiceHeader, UpstreamView } from "./matrix-cell";
 import type { MatrixCell, MatrixEnvironment, MatrixRow } from "./matrix-types";
 import type { SortKey } from "./search-params";

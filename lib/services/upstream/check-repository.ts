@@ -8,8 +8,6 @@ import { createHash } from "node:crypto";
 import { isPrivateRepositoryError } from "@/lib/adapters/registries/client";
 import type { RegistryClient } from "@/lib/adapters/registries/client";
 import { resolveDigest } from "@/lib/adapters/registries/resolve";
-import type { Config } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
 import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
 import { AppError } from "@/lib/domain/errors";
 import type { Policy } from "@/lib/domain/policy";
