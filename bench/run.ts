@@ -1,6 +1,6 @@
 // npm run bench: every performance figure the issues ask for, with its target
 // and PASS/FAIL, at several fleet sizes with the growth between them, written
-// to bench/results/latest.json.
+// to bench/results/latest.json and rendered as bench/RESULTS.md (bench/report.ts).
 //
 //   npm run bench                                   # 500, 2,000 and 8,000 services
 //   npm run bench -- --sizes 2000                   # one size
@@ -33,6 +33,7 @@ import { benchInsights, seedInsightsHistory } from "./insights";
 import { benchIntake } from "./intake";
 import { benchMatrix, benchMatrixPage, signIn } from "./matrix";
 import { benchRender } from "./render";
+import { writeResultsFile } from "./report";
 import { DEFAULT_TICK_DAYS, defaultRegistryCache, ENVIRONMENTS, MAX_WORKLOADS_PER_REPORT, planFleet, prepareRepositories, repositoryCount, seedHistory, TARGETS_PER_ENVIRONMENT, type FleetPlan } from "./seed";
 import { benchVersions } from "./versions";
 
@@ -308,6 +309,10 @@ async function main() {
     ) + "\n",
   );
   console.log(`${all.length - failed.length} of ${all.length} figures pass or are informational; ${failed.length} fail; ${growthFailures.length} grow over the limit. Written to bench/results/latest.json`);
+  await writeResultsFile().then(
+    () => console.log("bench/RESULTS.md generated from it"),
+    (err: unknown) => console.log(`bench/RESULTS.md not generated: ${String(err)}`),
+  );
   console.log(`total wall time ${Math.floor(wallSeconds / 60)} min ${Math.round(wallSeconds % 60)} s; load now ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   process.exit(failed.length || growthFailures.length ? 1 : 0);
 }
