@@ -1,4 +1,4 @@
-// zod schema + type for POST /api/v1/agent/report (contract.md), shared by agent and server
+// zod schema + type for POST /api/v1/agent/report, shared by agent and server
 import { z } from "zod";
 
 const digest = z.string().regex(/^sha256:[a-f0-9]{64}$/);

@@ -1,5 +1,4 @@
-// Acknowledgements (spec.md "Acknowledgement", contract.md "Acknowledgements").
-// Rules for creating one:
+// Acknowledgements. Rules for creating one:
 //   - `release` needs `until_version`, `duration`, or both (whichever comes first ends it);
 //   - `drift` needs `duration` and refuses `until_version` (it is not tied to a release);
 //   - `until_version` must name a version (1.28, 1.28.0, v2.3.1-alpine);

@@ -1,5 +1,5 @@
 // Drift records, acknowledgements, notification rules and their deliveries,
-// as the API shows and accepts them (contract.md "HTTP surface").
+// as the API shows and accepts them.
 import { z } from "zod";
 import { CHANNELS } from "@/lib/adapters/channels/config";
 import { parseDuration } from "@/lib/domain/duration";

@@ -1,4 +1,4 @@
-// Acknowledgements (spec.md "Acknowledgement", contract.md "Acknowledgements"):
+// Acknowledgements:
 // `release` quiets release-driven drift (upstream, eol), `drift` quiets every
 // kind; optionally in one environment; until a version ships or a time passes.
 import type { DriftKind } from "@/lib/domain/policy";

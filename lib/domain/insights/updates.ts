@@ -1,4 +1,4 @@
-// The updates list (spec.md "Updates list", contract.md "Updates lines"): one
+// The updates list: one
 // line per service and environment with open eol, upstream or env drift, with
 // the most urgent reason, the version to move to and its release notes.
 import {
