@@ -1,4 +1,4 @@
-// npm run bench: every performance figure the issues ask for, with its target
+// npm run bench: every performance figure Driftwatch promises, with its target
 // and PASS/FAIL, at several fleet sizes with the growth between them, written
 // to bench/results/latest.json and rendered as bench/RESULTS.md (bench/report.ts).
 //
@@ -63,7 +63,7 @@ function parseOptions(argv: string[]): Options {
 }
 
 /**
- * The issues set the fleet targets at 2,000 services: above that, fleet-sized
+ * The fleet targets are set at 2,000 services: above that, fleet-sized
  * figures (API, page, evaluation, memory) are shown against the target but
  * judged by their growth, not by it. Correctness and per-repository figures keep theirs.
  */
@@ -150,7 +150,7 @@ async function main() {
         try {
           const ws = await fleet.workspace(`bench-${size}-${Date.now().toString(36)}`);
           const end = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
-          // Released once seeded (1.7M planned deploys at 8,000 services): the evaluation measured in this
+          // Released once seeded (millions of planned deploys at 8,000 services): the evaluation measured in this
           // process then collects garbage over its own heap, not over the benchmark's plan.
           let plan: FleetPlan | null = planFleet(size, end, { tickDays: durations.tickDays });
           const { repositories } = plan;
@@ -281,7 +281,7 @@ async function main() {
   const growthFailures = rows.filter((r) => r.factors.some((f) => f.verdict === "FAIL")).map((r) => r.name);
   const superLinear = rows.filter((r) => r.factors.some((f) => f.verdict === "super-linear")).map((r) => r.name);
 
-  // Per size, figures are judged against the issues' targets (set at 2,000 services).
+  // Per size, figures are judged against their targets (set at 2,000 services).
   const failed = all.filter((f) => f.pass === false);
   const wallSeconds = (performance.now() - wallStart) / 1000;
   console.log(`\n== summary`);

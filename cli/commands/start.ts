@@ -36,7 +36,7 @@ function exportConfig(config: Config, databaseUrl: string, authSecret: string) {
 /**
  * Next.js is given the configuration `next build` resolved, as its own standalone
  * server is: next.config.ts is not compiled again at each start, so Next's native
- * compiler (SWC, about 30 MB of the server's memory) is never loaded.
+ * compiler (SWC) is never loaded into the server's memory.
  */
 function useBuiltNextConfig(): void {
   const manifest = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "required-server-files.json");
@@ -143,9 +143,8 @@ export function registerStartCommand(program: Command) {
       }
       exportConfig(config, database.url, authSecret);
 
-      // tsx turns Node's source-map support on; with it, Node reads and keeps the source map of every
-      // chunk of the Next.js build it loads: about 50 MB of an idle server's heap (RSS 390 → 250 MB).
-      // Logged stack traces then point into the built and transpiled code.
+      // tsx turns Node's source-map support on, and Node then keeps the source map of every chunk of the
+      // Next.js build in the heap. Logged stack traces point into the built and transpiled code instead.
       process.setSourceMapsEnabled(false);
       useBuiltNextConfig();
       const next = (await import("next")).default;

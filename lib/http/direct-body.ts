@@ -1,8 +1,7 @@
 // A request body handed from the production server's direct API path
 // (lib/server/api-dispatch.ts) to the route wrapper (lib/http/route.ts)
-// without a web stream. Building a ReadableStream for each request and reading
-// it chunk by chunk cost more CPU than parsing the JSON inside (a tenth of an
-// agent report's time on the server). The body is still read only when the
+// without a web stream: building a ReadableStream for each request and reading
+// it chunk by chunk costs more CPU than parsing the JSON inside. The body is still read only when the
 // handler asks for it, after authentication, and only up to a limit.
 
 /** The body's bytes, or "too_large" (reading stopped at the limit; the rest is discarded with the request). */

@@ -99,7 +99,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * (a JSON `\uD800` escape: no UTF-8 spelling, and PostgreSQL's JSON refuses it), and nesting deeper
  * than MAX_JSON_DEPTH (serialising it again would recurse that deep). The walk
  * stops at that depth too, and names a value's JSON pointer only when refusing it
- * (every report passes through here: building one per value was a fifth of intake's garbage).
+ * (every report passes through here, and building one per value makes garbage).
  */
 function checkJsonInput(value: unknown, root: "" | "/query"): void {
   const path: (string | number)[] = [];

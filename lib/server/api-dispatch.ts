@@ -1,9 +1,8 @@
 // The production server (cli/commands/start.ts) answers API requests that
 // carry a bearer credential itself, with the very route handlers Next.js would
 // run (app/api/v1/**/route.ts, all built on lib/http/route.ts). Next.js's
-// router, its request context and its response piping cost about 1.5 ms of CPU
-// a request, several times a cached insight's own work, and one web process
-// has one core for all of it. Requests without a bearer credential (browsers:
+// router, its request context and its response piping cost more CPU a request
+// than a cached insight's own work, and one web process has one core for all of it. Requests without a bearer credential (browsers:
 // Auth.js reads the session through Next's request context), OPTIONS, and any
 // path that is not exactly an operation's still go to Next.js.
 //
