@@ -1,6 +1,6 @@
 // API latency under load on the seeded fleet, from worker threads of the
 // benchmark's process (bench/load-worker.mjs; the server is its own process): 50 concurrent clients
-// on each read endpoint the issues name, then GET /api/v1/drifts held at
+// on each read endpoint with a latency target, then GET /api/v1/drifts held at
 // 500 requests a second. Clients accept gzip, as real ones do. Every
 // response's status is counted: anything but 2xx, a socket error or a timeout
 // fails the figure.
@@ -8,12 +8,12 @@ import { Worker } from "node:worker_threads";
 import { loadNow, percentile, type Figure } from "./figures";
 
 export const API_PATHS = ["/api/v1/matrix", "/api/v1/updates", "/api/v1/drifts", "/api/v1/promotions", "/api/v1/delivery?window=90d"] as const;
-/** #9: p95 < 150 ms at 2,000 services; #7 asks < 200 ms for some of the same endpoints, so 150 covers both. */
+/** Target: p95 < 150 ms at 2,000 services for every read endpoint. */
 const P95_TARGET_MS = 150;
 const CONNECTIONS = 50;
 /**
- * The unmeasured load before each measured run. One request per connection left the JIT and the
- * sockets cold: the next 500 matrix answers had a p95 four times the steady one (250 against 56 ms).
+ * The unmeasured load before each measured run: one request per connection leaves the JIT and the
+ * sockets cold, and the first answers under load would set the p95.
  */
 const WARM_SECONDS = 2;
 

@@ -1,7 +1,7 @@
 // Full drift evaluation of the seeded fleet (2,000 × 4 × 3 at the default
 // size), as the one-minute tick runs it: evaluateWorkspaceDrift in the
 // benchmark's process against the fleet's database, the clock a minute later
-// each time. Target (#9): < 1 s. Then the tick itself when nothing changed
+// each time. Target: < 1 s. Then the tick itself when nothing changed
 // since: it finds the last evaluation still holds, and skips the workspace.
 import type { Fleet } from "./fleet";
 import { loadNow, median, type Figure } from "./figures";
@@ -19,7 +19,7 @@ export async function benchEvaluate(fleet: Fleet, workspaceId: string, opts: { r
   const load = loadNow();
   // The first evaluation (what the first check found: a drift opened and announced for nearly
   // every service and environment) is measured several times, each from the same records, since
-  // one sample of a one-off cost swings by a fifth from run to run on a shared machine.
+  // one sample of a one-off cost swings from run to run on a shared machine.
   const restore = await keepDriftState(fleet, workspaceId);
   const firsts: Awaited<ReturnType<typeof time>>[] = [];
   try {

@@ -101,7 +101,7 @@ export async function startFleet(log: (line: string) => void, opts: { registry?:
 
 /**
  * POST one report; throws on anything but 202. Node's own HTTP client on kept-alive connections: fetch
- * cost this process about 0.35 ms more CPU a report, taken from the two cores the server measured shares.
+ * costs this process more CPU a report, taken from the cores the measured server shares.
  */
 export function postReport(baseUrl: string, key: string, body: unknown): Promise<void> {
   const text = JSON.stringify(body);

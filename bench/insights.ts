@@ -1,7 +1,7 @@
 // Insights under load: p95 of GET /api/v1/updates, /promotions,
 // /delivery?window=90d and /matrix with 50 concurrent connections (autocannon)
-// against a running server. `seedInsightsHistory` writes the fleet the issue
-// names (2,000 services × 4 environments × 3 targets, 90 days of history).
+// against a running server. `seedInsightsHistory` writes the target fleet
+// (2,000 services × 4 environments × 3 targets, 90 days of history).
 // Standalone: BENCH_URL=… BENCH_TOKEN=… npx tsx bench/insights.ts
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";

@@ -1,7 +1,7 @@
 // How fast one thread runs on this (shared) machine right now: the same CPU-bound
 // work (parsing 2,000 registry tags) timed before each section, in millions of
 // tags a second. It falls with the host's speed (a VM on a shared host, whose
-// speed swings by half within an hour at the same load average) and with whatever
+// speed swings within an hour at the same load average) and with whatever
 // else is running (a server still starting). A figure measured on a slow machine
 // says so beside it, and a growth factor between two sizes can be read against the
 // speeds at which each was measured.

@@ -37,7 +37,7 @@ export async function timeGet(url: string, cookie: string): Promise<{ ms: number
 /**
  * The matrix page of a fleet seeded elsewhere (bench/seed.ts): p95 of the
  * whole signed-in GET /, sequential, after warm-up; the attention sort for
- * information. #9's target: p95 < 400 ms at 2,000 services.
+ * information. Target: p95 < 400 ms at 2,000 services.
  */
 export async function benchMatrixPage(baseUrl: string, cookie: string, runs: number): Promise<Figure[]> {
   const figures: Figure[] = [];

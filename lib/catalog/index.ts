@@ -1,7 +1,7 @@
 // The built-in catalog: for popular public images, where their release notes
 // live (GitHub, GitLab, a changelog template), their endoflife.date product and
-// a default policy. Used when a service sets no policy of its own (spec.md
-// "Policy"). Validated once, at first use; a bad entry is a bug, not input.
+// a default policy. Used when a service sets no policy of its own.
+// Validated once, at first use; a bad entry is a bug, not input.
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { normaliseRepositoryKey } from "@/lib/domain/eol";

@@ -27,7 +27,7 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
 
 /**
  * The rows of one statement, sent on the client's own pool without Prisma's query engine, which costs
- * about three times the driver's own CPU for a statement with array parameters (a report's write). For
+ * more CPU than the driver's own for a statement with array parameters (a report's write). For
  * hot paths only: values come back as `pg` parses them (bigint as string, timestamptz as Date), and errors
  * are `pg`'s own (lib/db/errors.ts reads both). Not inside a transaction: the statement takes any connection.
  */

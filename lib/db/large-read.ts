@@ -1,10 +1,8 @@
 // Reads that sort or group a whole workspace's open rows (drift's inputs) need
-// more working memory than PostgreSQL's default 4 MB. Without it, at 8,000
-// services the sort of 96,000 rows spills to disk, and the planner prefers a
-// parallel sequential scan over all of history (every closed row too) to the
-// index of open rows: 500 ms instead of 300 for drift's main read, 256 instead
-// of 78 for its upstream tags. The setting is raised for that one transaction
-// only, and never lowered below what the server or role already sets.
+// more working memory than PostgreSQL's default: otherwise a large fleet's sort
+// spills to disk and the planner scans all of history rather than the index of
+// open rows. The setting is raised for that one transaction only, and never
+// lowered below what the server or role already sets.
 import type { Db, Prisma } from "./client";
 
 /** Working memory for one large read, in kB. */

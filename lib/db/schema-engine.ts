@@ -27,7 +27,7 @@ async function loadWasm(): Promise<WasmModule> {
   return bg;
 }
 
-/** adapter-pg factory usable by the schema engine, with the three workarounds notes/stack.md describes. */
+/** adapter-pg factory usable by the schema engine, with three workarounds (each commented below). */
 async function pgMigrateFactory(url: string): Promise<SqlMigrationAwareDriverAdapterFactory> {
   const pgModule = (await import("pg")).default as unknown as {
     Result: { prototype: { addFields: (f: { dataTypeID: number }[]) => void; __char18?: boolean } };

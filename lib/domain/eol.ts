@@ -1,4 +1,4 @@
-// End-of-life rules (spec.md "End-of-life data", contract.md "End of life"):
+// End-of-life rules:
 // which endoflife.date product an image is, which release cycle a version
 // belongs to, and whether that cycle's end is passed, soon or far. Pure.
 import { parseImageRef } from "./image-ref";

@@ -1,4 +1,4 @@
-// The per-service policy (spec.md "Policy", contract.md names). Pure: the
+// The per-service policy, with the API's field names. Pure: the
 // regular expression is checked with RE2 syntax by lib/domain/versions.
 import { z } from "zod";
 import { parseDuration } from "./duration";

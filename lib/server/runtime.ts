@@ -4,11 +4,10 @@ import v8 from "node:v8";
 
 /**
  * How far V8 lets the old generation grow past what survived the last full
- * collection before collecting again. V8's own choice is 1.1× to 4×, by how
- * fast it collects; a whole-fleet computation's intermediates live long enough
- * to leave the young generation, so under load the heap sat at 4–5× its live
- * size (a server with 120 MB live used 550 MB). At 1.35× it stays near the live
- * size, for more (concurrent) full collections. 0 leaves it to V8.
+ * collection before collecting again. A whole-fleet computation's intermediates
+ * live long enough to leave the young generation, so V8's own choice lets the heap
+ * grow to several times its live size under load; a small step keeps it near the
+ * live size, for more (concurrent) full collections. 0 leaves it to V8.
  */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 35;
 

@@ -1,4 +1,4 @@
-// Hand-made attacks (issue 10, "Bad input"): deeply nested and huge JSON,
+// Hand-made attacks: deeply nested and huge JSON,
 // slow bodies, wrong media types, invalid UTF-8, regular expressions built to
 // make backtracking engines take forever, path traversal in names and file
 // paths, and CR/LF header injection. Every answer is a 4xx problem (or, where

@@ -42,8 +42,8 @@ import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
 import type { UpstreamClients } from "@/lib/services/upstream/ports";
 
 /**
- * Services in the big workspace (4 environments × 3 targets, 90 days of history). The plans were checked at
- * the fleet issue 9 names (EXPLAIN_SERVICES=2000) and are the same at this size, which seeds in a fraction of the time.
+ * Services in the big workspace (4 environments × 3 targets, 90 days of history). The plans at the
+ * 2,000-service target fleet (EXPLAIN_SERVICES=2000) are the same as at this size, which seeds far faster.
  */
 const SERVICES = Number(process.env.EXPLAIN_SERVICES ?? 200);
 const OUTBOX_EVENTS = 20_000;

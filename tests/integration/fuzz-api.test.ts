@@ -1,4 +1,4 @@
-// Property-based fuzzing of every API operation (issue 10, "Bad input"). The
+// Property-based fuzzing of every API operation. The
 // operations come from the same table that builds the routes and the OpenAPI
 // document, so a new route is fuzzed without touching this file. For each
 // generated request: no 500 and no hang; every error is problem+json without

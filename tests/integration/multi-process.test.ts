@@ -1,4 +1,4 @@
-// Several processes on one PostgreSQL (issue "Scale", item 2): two
+// Several processes on one PostgreSQL: two
 // `driftwatch start` web servers, both running the scheduler too, and two
 // `driftwatch worker` processes, so four schedulers compete for the same due
 // work at every minute. Agents report to either server. Each web server has a

@@ -1,5 +1,5 @@
 // Property-based fuzzing of every `driftwatch` command through the real
-// binary (issue 10, "Bad input"). The commands are read from the program that
+// binary. The commands are read from the program that
 // cli/index.ts assembles (its register calls, in order), so a new command is
 // fuzzed without touching this file. Each generated command line must end
 // within the deadline, print no stack trace, and either succeed or exit

@@ -1,4 +1,4 @@
-// Moving-tag resolution (spec.md "Resolving moving tags"): which exact version
+// Moving-tag resolution: which exact version
 // tag points at the digest that runs. Index digests are compared with the
 // candidates' HEAD digests, newest first, stopping at the first match. A
 // platform digest is looked for inside the indexes of the two newest
@@ -28,7 +28,7 @@ export type ResolveResult = {
   platformDigestsLearned: Map<string, string[]>;
 };
 
-/** Manifest GETs count against Docker Hub's pull limit: spec.md allows two. */
+/** Manifest GETs count against Docker Hub's pull limit, so a resolution makes two at most. */
 export const MAX_MANIFEST_GETS = 2;
 
 export async function resolveDigest(client: RegistryClient, input: ResolveInput): Promise<ResolveResult> {

@@ -1,5 +1,5 @@
-// Which registries the server queries itself (spec.md: public registries of
-// well-known operators, plus DRIFTWATCH_SERVER_REGISTRIES). Every other host,
+// Which registries the server queries itself: public registries of
+// well-known operators, plus DRIFTWATCH_SERVER_REGISTRIES. Every other host,
 // and private repositories anywhere, are left to agents with credentials.
 import { isRegistryHost, normaliseRegistryHost } from "@/lib/domain/image-ref";
 

@@ -1,4 +1,4 @@
-// Acknowledgements (spec.md "Acknowledgement", contract.md "Acknowledgements").
+// Acknowledgements: what a `release` or `drift` acknowledgement silences.
 // `release` quiets the drifts a release move ends (upstream, eol, and env,
 // whose move is to the previous environment's version): with until_version,
 // those whose move does not go beyond it, until a version at or above it runs;

@@ -1,4 +1,4 @@
-// Drift detection (spec.md "Drift kinds"): every difference that holds now,
+// Drift detection: every difference that holds now,
 // dated from history. The lifecycle (lifecycle.ts) turns them into records.
 import { detectDeclaredDrift } from "./detect-declared";
 import { detectEnvDrift } from "./detect-env";

@@ -1,4 +1,4 @@
-// Drift lifecycle (spec.md "Drift lifecycle"): which records to open, announce,
+// Drift lifecycle: which records to open, announce,
 // update and resolve for the differences that hold now, and which events to
 // emit. Planning again with the result applied yields nothing.
 import { parseDuration } from "@/lib/domain/duration";
@@ -9,7 +9,7 @@ import type { AckRecord, Difference, DriftRecord } from "./types";
 
 const MINUTE = 60_000;
 
-/** How long a drift lasts before it is announced (spec.md "Drift kinds"). */
+/** How long a drift lasts before it is announced, by kind, unless the policy's `drift_alert_after` says otherwise. */
 export const DEFAULT_ALERT_AFTER_MS: Readonly<Record<DriftKind, number>> = {
   env: 7 * 24 * 60 * MINUTE,
   upstream: 0,

@@ -1,6 +1,6 @@
-// Delivery statistics (spec.md "Delivery", contract.md "Delivery"), from what
-// ran when: versions arriving per environment, and lead times between
-// neighbouring environments. One pass over history plus sorting the samples.
+// Delivery statistics, from what ran when: versions arriving per environment
+// (the first time a version runs on any target there), and lead times
+// between neighbouring environments. One pass over history plus sorting the samples.
 import type { EnvironmentInfo, HistoryRun } from "@/lib/domain/drift";
 
 export type DeliveryWindow = { from: Date; to: Date };

@@ -1,4 +1,4 @@
-// Promotion candidates (spec.md "Promotions"): a version that runs in one
+// Promotion candidates: a version that runs in one
 // environment while the next environment in pipeline order runs an older one.
 import {
   createVersionComparator, findNewestVersion, findOldestVersion, groupCurrentRuns, selectNewestOrNull,

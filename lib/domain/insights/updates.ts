@@ -1,4 +1,4 @@
-// The updates list (spec.md "Updates list", contract.md "Updates lines"): one
+// The updates list: one
 // line per service and environment with open eol, upstream or env drift: every
 // reason still open (most urgent first), the version to move to, and the
 // promotion the pipeline offers before it. Lines whose drifts are all silenced

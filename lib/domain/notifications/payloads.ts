@@ -118,7 +118,7 @@ export function buildDriftEventPayload(input: DriftEventInput): DriftEventPayloa
   };
 }
 
-/** A line of the updates list (contract.md), as far as the plan needs it. */
+/** A line of the updates list, as far as the plan needs it. */
 export type UpgradePlanLine = {
   service: string;
   environment: string;

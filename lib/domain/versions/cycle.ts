@@ -1,4 +1,4 @@
-// Release cycles for end-of-life look-ups (spec.md "End-of-life data"): drop
+// Release cycles for end-of-life look-ups: drop
 // trailing parts of the running version, by major or by major.minor depending
 // on how the product names its cycles.
 import { hasVersion } from "./compare";

@@ -1,4 +1,4 @@
-// Where the tools users pick instead go wrong (shared/notes/domain.md): each
+// Where the tools users pick instead go wrong: each
 // failure reported against Renovate, What's Up Docker, Cup, version-checker
 // and Diun, as a case this engine gets right.
 import { describe, expect, it } from "vitest";

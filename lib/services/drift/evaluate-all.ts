@@ -12,7 +12,7 @@ import { listUnchangedWorkspaces, rulesOf } from "./evaluation-marker";
 /** `skipped`: held by another evaluation; `unchanged`: nothing written since the last one, and the clock changes nothing yet. */
 export type EvaluateAllResult = { evaluated: EvaluationResult[]; skipped: number; unchanged: number; failed: number };
 
-/** Per workspace, one index probe each (a DISTINCT over every open row and live drift took 250 ms at 2,000 services). */
+/** Per workspace, one index probe each: a DISTINCT over every open row and live drift grows with the fleet. */
 export async function listWorkspacesToEvaluate(db: Db): Promise<string[]> {
   const rows = await db.$queryRaw<{ workspace_id: string }[]>`
     SELECT w.id::text AS workspace_id FROM workspaces w

@@ -168,7 +168,7 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
 }
 
 async function loadLiveRecords(db: Db, workspaceId: string): Promise<DriftRecord[]> {
-  // One JSON document: thousands of live records decode several times faster than row by row.
+  // One JSON document: thousands of live records decode faster than row by row.
   // Built by hand (json_build_array per row costs more than the scan): uuids, enums and
   // epoch milliseconds are spliced in as they are, text goes through to_json.
   const [row] = await db.$queryRaw<{ j: string }[]>`

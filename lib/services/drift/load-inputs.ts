@@ -206,13 +206,11 @@ type WorkspaceDocument = { runs: string; environments: string; targets: string; 
  *   A row names its environment and target by their place in the lists sent beside it
  *   (a run's environment and target are its workspace's). The target's place is looked up
  *   in a JSON object, not joined: until statistics see a new workspace's rows the planner
- *   expects one and compares every row with every target (1.5 s for 20,000 rows on 400
- *   targets, against 60 ms).
+ *   expects one and compares every row with every target.
  * - the upstream tags of every repository the services read may be judged against
  *   (upstreamDocument): their own, and what their open rows run or declare. Taken from the
- *   groups just read, a range's repositories cost no second pass over the open rows
- *   (at 8,000 services, reading the workspace's repositories apart sorted 97,000 rows
- *   before the first range could start).
+ *   groups just read, a range's repositories cost no second pass over the open rows,
+ *   and the first range need not wait for a sort of the whole workspace.
  * The JSON is built by hand where json_build_array per row cost more than the scan:
  * only uuids, booleans and numbers are spliced in as they are, text goes through to_json.
  * Times are epoch milliseconds (date_part: a double, exact for millisecond timestamps).
@@ -315,9 +313,8 @@ function decodeRuns(doc: WorkspaceDocument, environments: readonly { id: string 
   for (const [serviceId, newest] of runningBy) running.set(serviceId, newest.repository);
 
   // Each service's rows together, in history order (run id) within the service: detection
-  // walks a service at a time, and rows it reads together sit together in memory (history
-  // order across the workspace scattered them over the heap: at 96,000 rows grouping them
-  // and reading them per service cost twice as much a row as at 24,000).
+  // walks a service at a time, and rows it reads together sit together in memory, so the
+  // cost a row stays the same as the workspace grows.
   type Placed = { id: number; run: CurrentRun; image: RunImage };
   const byService = new Map<string, Placed[]>();
   for (const [serviceId, resolvedVersion, digest, tag, tagVersion, , main, cells] of groups) {
@@ -395,8 +392,8 @@ function decodeUpstream(json: string): Map<string, UpstreamTags> {
     const content = names.join("\u0000");
     let tags = same.get(content);
     if (tags === undefined) same.set(content, (tags = names));
-    // A Date per tag: sharing one per instant through a map keyed by the milliseconds cost
-    // three times the decoding (numbers that large are hashed as heap numbers).
+    // A Date per tag: sharing one per instant through a map keyed by the milliseconds costs
+    // more than it saves (numbers that large are hashed as heap numbers).
     const firstSeen = new Map<string, Date>();
     for (let i = 0; i < names.length; i++) firstSeen.set(names[i] as string, new Date(seen[i] as number));
     out.set(key, { tags, firstSeen, check: { checkedBy, checkedAt: checkedAt === null ? null : new Date(checkedAt), lastError, sourceLabel } });
@@ -451,8 +448,7 @@ async function loadEolCycles(
  * opened needs them, so this is read for a few pairs, not the whole history;
  * a first evaluation over seeded history reads tens of thousands of rows a
  * range, so a row names its pair by place and its times in epoch milliseconds
- * (PostgreSQL spelling out two timestamps and two uuids a row, and this process
- * parsing them back, was a third of the read).
+ * rather than having PostgreSQL spell out timestamps and uuids for this process to parse.
  */
 export async function loadClosedHistory(
   db: Db,

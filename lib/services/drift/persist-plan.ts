@@ -62,8 +62,7 @@ export async function persistPlan(tx: SqlTx, input: PersistInput): Promise<{ eve
 
   // Openings and events are sent a chunk at a time, each built while PostgreSQL writes the one
   // before: a first evaluation opens and announces a drift for nearly every service and
-  // environment (32,000 at 8,000 services), and their rows, payloads and JSON cost this
-  // process about a third of what writing them costs PostgreSQL.
+  // environment, and building their rows and JSON is work worth overlapping.
   const pipe = statementPipe(tx);
   const openedIds = new Map<string, string>();
   for (const chunk of chunksOf(plan.toOpen, input.chunkRows ?? WRITE_CHUNK_ROWS)) {
@@ -110,8 +109,8 @@ export async function persistPlan(tx: SqlTx, input: PersistInput): Promise<{ eve
 }
 
 /**
- * Rows a statement of the evaluation writes at most: 2,000 events are about 1 MB of JSON, which
- * PostgreSQL's default 4 MB of work_mem holds (a larger document spilled to disk).
+ * Rows a statement of the evaluation writes at most, so that one statement's JSON document
+ * fits in PostgreSQL's default work_mem rather than spilling to disk.
  */
 export const WRITE_CHUNK_ROWS = 2_000;
 

@@ -1,4 +1,4 @@
-// Delivery statistics (spec.md "Delivery"): versions arriving per environment
+// Delivery statistics: versions arriving per environment
 // and lead times between neighbouring environments, from what ran when. The
 // database folds history to first arrivals (delivery-arrivals.ts); the domain
 // does the counting.

@@ -1,4 +1,4 @@
-// Promotion candidates (spec.md "Promotions"): versions that run in one
+// Promotion candidates: versions that run in one
 // environment and wait for the next, longest waiting first, with the releases
 // a promotion would bring.
 import type { z } from "zod";

@@ -1,4 +1,4 @@
-// The updates list (spec.md "Updates list"): live eol, upstream and env drift
+// The updates list: live eol, upstream and env drift
 // per service and environment, one line each, most urgent first, with the
 // version to move to and its release notes; put-off lines apart.
 import type { z } from "zod";

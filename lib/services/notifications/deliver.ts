@@ -27,8 +27,8 @@ const BATCH = 25;
 const CONCURRENCY = 5;
 /**
  * One call keeps leasing batches while deliveries are due, for at most this
- * long (the scheduler ticks each minute): a fleet that opens thousands of
- * drifts at once drains in minutes instead of 500 deliveries a minute.
+ * long (the scheduler ticks each minute), so a fleet that opens thousands of
+ * drifts at once drains in minutes rather than one batch a tick.
  */
 const TIME_BUDGET_MS = 45_000;
 

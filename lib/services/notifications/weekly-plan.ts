@@ -1,4 +1,4 @@
-// The weekly upgrade plan (spec.md "Updates list" item 6): from Monday 08:00
+// The weekly upgrade plan: from Monday 08:00
 // UTC on, each workspace with an enabled rule that names `upgrade_plan` gets
 // one `upgrade_plan` event for the ISO week (dedupeKey `upgrade_plan:<week>`),
 // carrying the updates list without its acknowledged lines. A server that was
