@@ -3,7 +3,7 @@ import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
 const config = [
-  { ignores: [".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", ".driftwatch/**", "bench/results/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "e2e/artifacts/**"] },
+  { ignores: [".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", ".driftwatch/**", ".driftwatch-cli/**", "bench/results/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "e2e/artifacts/**"] },
   ...nextVitals,
   ...nextTs,
   {

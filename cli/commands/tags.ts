@@ -2,7 +2,7 @@
 // "why is this the newest?" without a server.
 import type { Command } from "commander";
 import { AppError } from "@/lib/domain/errors";
-import { TRACKS, type Track } from "@/lib/domain/policy";
+import { TRACKS, type Track } from "@/lib/domain/tracks";
 import { compileTagFilter, selectNewest, tagsFromJson } from "@/lib/domain/versions";
 import { UsageError } from "../output";
 

@@ -11,7 +11,6 @@
 // kept on globalThis, so this module's copy and Next's bundle see the same.
 import type http from "node:http";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import compressible from "compressible";
@@ -24,6 +23,7 @@ import { problemBody } from "@/lib/http/problem";
 import { FIXED_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { cachedBodyOf } from "@/lib/services/insights/cache";
 import { log } from "@/lib/log";
+import { importRouteModule } from "@/lib/server/route-modules";
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type RouteModule = Partial<Record<string, RouteHandler>>;
@@ -81,7 +81,7 @@ const modules = new Map<string, Promise<RouteModule>>();
 function loadRoute(file: string): Promise<RouteModule> {
   let loading = modules.get(file);
   if (!loading) {
-    loading = import(pathToFileURL(file).href) as Promise<RouteModule>;
+    loading = importRouteModule(file) as Promise<RouteModule>;
     loading.catch(() => modules.delete(file));
     modules.set(file, loading);
   }
