@@ -45,7 +45,8 @@ export function newProgram(): Command {
   return new Command()
     .name("driftwatch")
     .description("Driftwatch: which version of each service runs where, and how far it has drifted.")
-    .showHelpAfterError("(run with --help for usage)")
+    // commander's own usage errors (a missing option, an unknown command) in the one-line form of the others.
+    .configureOutput({ outputError: (text, write) => write(`driftwatch: ${text.replace(/^error: /, "").trimEnd()} (run with --help for usage)\n`) })
     .exitOverride();
 }
 
