@@ -5,14 +5,20 @@
 //
 // Kept free of heavy imports: the unchanged case (the common one) only reads
 // and hashes the inputs listed by the last build.
+//
+// Where the checkout is not writable (an image whose code belongs to another
+// user), a bundle is built under the temporary folder instead.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const OUT = path.join(ROOT, ".driftwatch-cli");
-const STATE = path.join(OUT, "build.json");
+const OUT_DIRS = [
+  path.join(ROOT, ".driftwatch-cli"),
+  path.join(os.tmpdir(), `driftwatch-cli-${process.getuid?.() ?? "user"}-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`),
+];
 const ENTRY = "cli/index.ts";
 /** lib/server/route-modules.ts loads API route files by path; the bundle gets a static table instead. */
 const ROUTE_MODULES = "lib/server/route-modules.ts";
@@ -41,7 +47,7 @@ function recipe() {
   } catch {
     /* the build itself will say esbuild is missing */
   }
-  return [readFileSync(fileURLToPath(import.meta.url), "utf8"), esbuildVersion, routeFiles().join("\n"), readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")].join("\0");
+  return [ROOT, readFileSync(fileURLToPath(import.meta.url), "utf8"), esbuildVersion, routeFiles().join("\n"), readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")].join("\0");
 }
 
 /** The hash of the recipe and of every input's path and content; null when an input is gone. */
@@ -59,11 +65,21 @@ function contentHash(inputs) {
   return hash.digest("hex").slice(0, 16);
 }
 
-function readState() {
+function readState(out) {
   try {
-    return JSON.parse(readFileSync(STATE, "utf8"));
+    return JSON.parse(readFileSync(path.join(out, "build.json"), "utf8"));
   } catch {
     return null;
+  }
+}
+
+function writable(dir) {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -86,7 +102,7 @@ function routeTableModule() {
 /**
  * Our sources name their own place with import.meta.dirname (the checkout's root, the
  * migrations): in the bundle that would be the chunk's folder, so each use is rewritten to the
- * source file's folder, found from the chunk's (every chunk sits in .driftwatch-cli/<hash>/).
+ * source file's folder. The checkout's path is part of the hash: a moved checkout is rebuilt.
  */
 function sourcePlacePlugin() {
   return {
@@ -128,10 +144,14 @@ function resolves(specifier) {
   }
 }
 
-async function build(state) {
+async function build() {
   const esbuild = await import("esbuild");
-  mkdirSync(OUT, { recursive: true });
-  const staging = path.join(OUT, `.building-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const out = OUT_DIRS.find(writable);
+  if (!out) throw new Error(`cannot compile the command line: neither ${OUT_DIRS.join(" nor ")} is writable`);
+  // Outside the checkout, packages are found through a link to its node_modules.
+  const modules = path.join(out, "node_modules");
+  if (out !== OUT_DIRS[0] && !existsSync(modules)) symlinkSync(path.join(ROOT, "node_modules"), modules);
+  const staging = path.join(out, `.building-${process.pid}-${randomBytes(4).toString("hex")}`);
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [ENTRY],
@@ -149,8 +169,7 @@ async function build(state) {
     logLevel: "silent",
     legalComments: "none",
     banner: {
-      // ROOT_DIR: the checkout, two folders above every output file.
-      js: 'import __dwPath from "node:path"; const ROOT_DIR = __dwPath.resolve(import.meta.dirname, "../..");',
+      js: `import __dwPath from "node:path"; const ROOT_DIR = ${JSON.stringify(ROOT)};`,
     },
     plugins: [sourcePlacePlugin()],
   });
@@ -158,20 +177,20 @@ async function build(state) {
     .filter((p) => !p.includes("node_modules/") && !p.includes(":"))
     .sort();
   const hash = contentHash(inputs);
-  const dir = path.join(OUT, hash);
+  const dir = path.join(out, hash);
   if (existsSync(dir)) rmSync(staging, { recursive: true, force: true });
   else renameSync(staging, dir);
-  const tmp = `${STATE}.${process.pid}`;
-  writeFileSync(tmp, JSON.stringify({ hash, inputs }) + "\n");
-  renameSync(tmp, STATE);
-  pruneOldBuilds(hash, state);
+  const state = path.join(out, "build.json");
+  writeFileSync(`${state}.${process.pid}`, JSON.stringify({ hash, inputs }) + "\n");
+  renameSync(`${state}.${process.pid}`, state);
+  pruneOldBuilds(out, hash);
   return path.join(dir, "index.js");
 }
 
-function pruneOldBuilds(current) {
-  for (const name of readdirSync(OUT)) {
-    if (name === current || name === "build.json") continue;
-    const p = path.join(OUT, name);
+function pruneOldBuilds(out, current) {
+  for (const name of readdirSync(out)) {
+    if (name === current || name === "build.json" || name === "node_modules") continue;
+    const p = path.join(out, name);
     try {
       if (Date.now() - statSync(p).mtimeMs > KEEP_OLD_BUILDS_MS) rmSync(p, { recursive: true, force: true });
     } catch {
@@ -182,12 +201,13 @@ function pruneOldBuilds(current) {
 
 /** The compiled command line's entry (a file: URL), built first when its inputs changed. */
 export async function cliEntry({ force = false } = {}) {
-  const state = readState();
-  if (!force && state?.hash && contentHash(state.inputs) === state.hash) {
-    const entry = path.join(OUT, state.hash, "index.js");
+  for (const out of force ? [] : OUT_DIRS) {
+    const state = readState(out);
+    if (!state?.hash || contentHash(state.inputs) !== state.hash) continue;
+    const entry = path.join(out, state.hash, "index.js");
     if (existsSync(entry)) return pathToFileURL(entry).href;
   }
-  return pathToFileURL(await build(state)).href;
+  return pathToFileURL(await build()).href;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

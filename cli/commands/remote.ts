@@ -14,14 +14,21 @@ async function newestOf(flags: RemoteFlags, service: string): Promise<string | n
   return matrix.services.find((s) => s.name === service)?.upstream.newest ?? null;
 }
 
-/** Waits until the service's last check is a newer one than `before`, polling the API. */
-async function awaitCheck(flags: RemoteFlags, service: string, before: string | null, timeoutSeconds: number): Promise<ServiceOut> {
+/**
+ * Waits for the check's result, polling the API: a success moves last_check.at, a failure sets
+ * last_check.error (and leaves .at). A failure repeating the one before changes neither, so at
+ * the timeout a standing error is the result.
+ */
+async function awaitCheck(flags: RemoteFlags, service: string, before: ServiceOut["last_check"], timeoutSeconds: number): Promise<ServiceOut> {
   const path = `/api/v1/services/${encodeURIComponent(service)}`;
   const deadline = Date.now() + timeoutSeconds * 1000;
   for (;;) {
     const now = await callApi<ServiceOut>(flags, "GET", path);
-    if (now.last_check.at !== null && now.last_check.at !== before) return now;
-    if (Date.now() > deadline) throw new Error(`no result after ${timeoutSeconds} s: the check of ${service} is still running; a longer --timeout waits for it`);
+    if ((now.last_check.at !== null && now.last_check.at !== before.at) || now.last_check.error !== before.error) return now;
+    if (Date.now() > deadline) {
+      if (now.last_check.error) return now;
+      throw new Error(`no result after ${timeoutSeconds} s: the check of ${service} is still running; a longer --timeout waits for it`);
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -45,7 +52,7 @@ export function registerRemoteCommands(program: Command) {
       return;
     }
     if (!flags.json) console.log(out.checked_by === "server" ? `Checking ${out.repository}…` : `${out.repository} is private: waiting for an agent's next report…`);
-    const after = await awaitCheck(flags, flags.service, before!.last_check.at, flags.timeout);
+    const after = await awaitCheck(flags, flags.service, before!.last_check, flags.timeout);
     const newest = after.last_check.error ? newestBefore : await newestOf(flags, flags.service);
     if (flags.json) printJson({ ...out, checked_at: after.last_check.at, error: after.last_check.error, newest, previous_newest: newestBefore });
     if (after.last_check.error) throw new Error(`the check of ${out.repository} failed: ${after.last_check.error}`);
