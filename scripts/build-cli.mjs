@@ -39,7 +39,7 @@ function routeFiles() {
   return found.sort();
 }
 
-/** What decides the output besides the inputs' content: this script, esbuild, the route files. */
+/** What decides the output besides the inputs' content: the checkout's place, this script, the packages (next-auth is bundled), the route files. */
 function recipe() {
   let esbuildVersion = "?";
   try {
@@ -47,7 +47,13 @@ function recipe() {
   } catch {
     /* the build itself will say esbuild is missing */
   }
-  return [ROOT, readFileSync(fileURLToPath(import.meta.url), "utf8"), esbuildVersion, routeFiles().join("\n"), readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")].join("\0");
+  let lock = "";
+  try {
+    lock = readFileSync(path.join(ROOT, "package-lock.json"), "utf8");
+  } catch {
+    /* no lock file: packages as installed */
+  }
+  return [ROOT, readFileSync(fileURLToPath(import.meta.url), "utf8"), esbuildVersion, lock, routeFiles().join("\n"), readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")].join("\0");
 }
 
 /** The hash of the recipe and of every input's path and content; null when an input is gone. */
@@ -99,14 +105,10 @@ function routeTableModule() {
   ].join("\n");
 }
 
-/**
- * Our sources name their own place with import.meta.dirname (the checkout's root, the
- * migrations): in the bundle that would be the chunk's folder, so each use is rewritten to the
- * source file's folder. The checkout's path is part of the hash: a moved checkout is rebuilt.
- */
-function sourcePlacePlugin() {
+/** What plain bundling gets wrong for our sources, put right. */
+function driftwatchPlugin() {
   return {
-    name: "driftwatch-source-place",
+    name: "driftwatch",
     setup(build) {
       build.onResolve({ filter: /route-modules(\.ts)?$/ }, (args) => {
         const resolved = path.resolve(args.resolveDir, args.path.replace(/^@\//, ROOT + "/"));
@@ -123,6 +125,9 @@ function sourcePlacePlugin() {
         return resolves(args.path + ".js") ? { path: args.path + ".js", external: true } : undefined;
       });
       build.onLoad({ filter: /.*/, namespace: "driftwatch-routes" }, () => ({ contents: routeTableModule(), loader: "js", resolveDir: ROOT }));
+      // Our sources name their own place with import.meta.dirname (the checkout's root, the
+      // migrations): in the bundle that would be the chunk's folder, so each use is rewritten to the
+      // source file's folder. The checkout's path is part of the hash: a moved checkout is rebuilt.
       build.onLoad({ filter: /\.tsx?$/ }, (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const source = readFileSync(args.path, "utf8");
@@ -171,7 +176,7 @@ async function build() {
     banner: {
       js: `import __dwPath from "node:path"; const ROOT_DIR = ${JSON.stringify(ROOT)};`,
     },
-    plugins: [sourcePlacePlugin()],
+    plugins: [driftwatchPlugin()],
   });
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes("node_modules/") && !p.includes(":"))
