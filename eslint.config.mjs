@@ -46,7 +46,7 @@ function layerRules() {
 }
 
 const config = [
-  { ignores: [".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", ".driftwatch/**", "bench/results/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "e2e/artifacts/**"] },
+  { ignores: [".next/**", ".next-*/**", "node_modules/**", "lib/db/generated/**", ".driftwatch/**", ".driftwatch-cli/**", "bench/results/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "e2e/artifacts/**"] },
   ...nextVitals,
   ...nextTs,
   {

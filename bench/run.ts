@@ -7,7 +7,8 @@
 //   npm run bench -- --quick                        # 500 services, short runs: to iterate
 //   npm run bench -- --only api,page --sizes 500    # some sections (the fleet is always seeded)
 //
-// Sections: versions, drift, render (in memory, once); seed, checks, evaluate,
+// Sections: versions, drift, render (in memory, once), cli (the command line,
+// own processes and embedded PostgreSQL); seed, checks, evaluate,
 // api, page, intake (per size, on a fresh PostgreSQL + `driftwatch start`,
 // seeded through agent reports and checks against the loopback registry).
 // Opt-in only: drift-db, insights, matrix-page (older figures that seed by
@@ -22,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { startRegistry, type TestRegistry } from "@/tests/support/registry";
 import { benchApi } from "./api";
+import { benchCli } from "./cli";
 import { benchLabelPulls, benchSteadyChecks, runCheckCycle } from "./checks";
 import { benchDrift } from "./drift";
 import { benchDriftDb } from "./drift-db";
@@ -37,7 +39,7 @@ import { writeResultsFile } from "./report";
 import { DEFAULT_TICK_DAYS, defaultRegistryCache, ENVIRONMENTS, MAX_WORKLOADS_PER_REPORT, planFleet, prepareRepositories, repositoryCount, seedHistory, TARGETS_PER_ENVIRONMENT, type FleetPlan } from "./seed";
 import { benchVersions } from "./versions";
 
-const GLOBAL_SECTIONS = ["versions", "drift", "render"] as const;
+const GLOBAL_SECTIONS = ["versions", "drift", "render", "cli"] as const;
 const FLEET_SECTIONS = ["seed", "checks", "evaluate", "api", "page", "intake"] as const;
 const OPT_IN_SECTIONS = ["drift-db", "insights", "matrix-page"] as const;
 const ALL = [...GLOBAL_SECTIONS, ...FLEET_SECTIONS, ...OPT_IN_SECTIONS] as string[];
@@ -127,6 +129,7 @@ async function main() {
   if (opts.only.has("versions")) await run("versions", () => benchVersions());
   if (opts.only.has("drift")) await run("drift (in memory, 2,000 × 4 × 3)", () => benchDrift());
   if (opts.only.has("render")) await run("render", () => benchRender());
+  if (opts.only.has("cli")) await run("cli (driftwatch commands, each a new process)", () => benchCli());
   if (opts.only.has("drift-db")) await run("drift-db (own database, seeded by recordAgentReport)", () => benchDriftDb());
 
   const bySize = new Map<number, Figure[]>();

@@ -1,6 +1,7 @@
 #!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node
-// The driftwatch command: TypeScript entry points run through tsx, so the
-// checkout needs no separate compile step.
+// The driftwatch command: runs the compiled command line, compiling it first
+// when its sources changed (scripts/build-cli.mjs), so the checkout needs no
+// separate compile step.
 //
 // MALLOC_MMAP_THRESHOLD_ (glibc, read when the process starts): blocks of
 // 128 KiB or more are always mapped on their own and given back when freed.
@@ -8,10 +9,6 @@
 // (a large answer, a long query result) and serves such blocks from its main
 // heap, which fragments and never shrinks. Started as `node bin/driftwatch.mjs`,
 // set it yourself.
-import { register } from "tsx/esm/api";
-import { fileURLToPath } from "node:url";
-import path from "node:path";
+import { cliEntry } from "../scripts/build-cli.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-register({ tsconfig: path.join(root, "tsconfig.json") });
-await import(path.join(root, "cli/index.ts"));
+await import(await cliEntry());

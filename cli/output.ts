@@ -1,7 +1,6 @@
 // How commands print: JSON with --json, aligned tables otherwise, and one
 // clear line on stderr for errors.
 import { AppError } from "@/lib/domain/errors";
-import { ConfigError } from "@/lib/config";
 
 export class UsageError extends Error {}
 
@@ -24,7 +23,9 @@ export function printTable(rows: Record<string, unknown>[], columns?: string[]) 
 
 /** One line, no stack: what went wrong and, where it helps, what to do. */
 export function describeError(err: unknown): string {
-  if (err instanceof ConfigError) return `configuration: ${err.message}`;
+  // lib/config's ConfigError, known by its name: importing lib/config would load zod into
+  // commands that read no configuration (tags newest).
+  if (err instanceof Error && err.name === "ConfigError") return `configuration: ${err.message}`;
   if (err instanceof AppError) {
     const first = err.errors?.[0];
     return first && first.detail !== err.message ? `${err.message} (${first.pointer || "/"}: ${first.detail})` : err.message;

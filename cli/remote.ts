@@ -1,13 +1,15 @@
 // Commands that read or change the service talk to the REST API with
 // --url/--token (or DRIFTWATCH_URL/DRIFTWATCH_TOKEN).
+import type { Command } from "commander";
 import { AppError } from "@/lib/domain/errors";
+import { httpUrl } from "./options";
 import { UsageError } from "./output";
 
 export type RemoteFlags = { url?: string; token?: string; json?: boolean };
 
-export function remoteOptions<T extends { option: (flags: string, description: string) => T }>(cmd: T): T {
+export function remoteOptions(cmd: Command): Command {
   return cmd
-    .option("--url <url>", "Driftwatch server (DRIFTWATCH_URL, default http://localhost:3000)")
+    .option("--url <url>", "Driftwatch server (DRIFTWATCH_URL, default http://localhost:3000)", httpUrl("--url"))
     .option("--token <token>", "API token (DRIFTWATCH_TOKEN)")
     .option("--json", "print JSON");
 }

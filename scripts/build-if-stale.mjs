@@ -1,31 +1,61 @@
-// `npm start` builds the web app only when the sources are newer than the
-// last build; `npm run build` (--force) always builds.
+// `npm start` builds the web app only when the content of its sources changed
+// since the last build (a hash kept beside the build, so a fresh checkout's
+// timestamps or a touched file do not count); `npm run build` (--force) always
+// builds. Next.js's own log goes to a file, named when the build fails.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
+const distDir = path.join(root, process.env.NEXT_DIST_DIR || ".next");
+const hashFile = path.join(distDir, "driftwatch-sources.sha256");
 const SOURCES = ["app", "lib", "components", "public", "proxy.ts", "next.config.ts", "package.json", "package-lock.json", "tsconfig.json"];
 
-function newest(p) {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let max = st.mtimeMs;
-  for (const entry of readdirSync(p)) {
-    if (entry === "node_modules" || entry.startsWith(".")) continue;
-    max = Math.max(max, newest(path.join(p, entry)));
+/** Every source file under `rel`, sorted; tests and dot-folders are not part of the app. */
+function files(rel, out = []) {
+  const entries = readdirSync(path.join(root, rel), { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+    const child = `${rel}/${entry.name}`;
+    if (entry.isDirectory()) files(child, out);
+    else if (!/\.test\.tsx?$/.test(entry.name)) out.push(child);
   }
-  return max;
+  return out;
+}
+
+function sourcesHash() {
+  const hash = createHash("sha256").update(process.env.NEXT_DIST_DIR || ".next");
+  for (const source of SOURCES) {
+    const abs = path.join(root, source);
+    if (!existsSync(abs)) continue;
+    const list = statSync(abs).isDirectory() ? files(source) : [source];
+    for (const rel of list) hash.update("\0" + rel + "\0").update(readFileSync(path.join(root, rel)));
+  }
+  return hash.digest("hex");
 }
 
 const force = process.argv.includes("--force");
-const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-const sources = Math.max(...SOURCES.map((s) => newest(path.join(root, s))));
-if (!force && built > sources) process.exit(0);
-console.log(force ? "Building the web app…" : "Building the web app (first start, or sources changed)…");
+const current = sourcesHash();
+const built = existsSync(path.join(distDir, "BUILD_ID")) && existsSync(hashFile) ? readFileSync(hashFile, "utf8").trim() : null;
+if (!force && built === current) process.exit(0);
+
+const dataDir = path.resolve(root, process.env.DRIFTWATCH_DATA_DIR || ".driftwatch");
+mkdirSync(dataDir, { recursive: true });
+const logFile = path.join(dataDir, "next-build.log");
+const why = force ? "" : built === null ? " (first start)" : " (sources changed)";
+process.stdout.write(`Building the web app${why}… `);
+const started = Date.now();
+const fd = openSync(logFile, "w");
 const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
-const r = spawnSync(process.execPath, [next, "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-process.exit(r.status ?? 1);
+const r = spawnSync(process.execPath, [next, "build"], { cwd: root, stdio: ["ignore", fd, fd], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+closeSync(fd);
+if (r.status !== 0) {
+  process.stdout.write("failed.\n");
+  const tail = readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-20).join("\n");
+  process.stderr.write(`${tail}\n\nThe whole build log: ${logFile}\n`);
+  process.exit(r.status ?? 1);
+}
+writeFileSync(hashFile, current + "\n");
+process.stdout.write(`done in ${Math.round((Date.now() - started) / 1000)} s (log: ${path.relative(process.cwd(), logFile) || logFile}).\n`);

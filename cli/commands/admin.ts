@@ -7,6 +7,7 @@ import { createAgentKey } from "@/lib/services/agent-keys/create";
 import { createApiToken } from "@/lib/services/api-tokens/create";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { ownerCtx, withLocalDb } from "../local";
+import { oneOf } from "../options";
 import { printJson } from "../output";
 
 export function registerAdminCommands(program: Command) {
@@ -44,7 +45,7 @@ export function registerAdminCommands(program: Command) {
     .command("create")
     .description("local: print a new API token, alone on stdout")
     .requiredOption("--workspace <name>", "workspace name")
-    .requiredOption("--role <role>", "viewer or member")
+    .requiredOption("--role <role>", "viewer or member", oneOf("--role", ["viewer", "member"] as const))
     .option("--name <name>", "a label for the token", "cli")
     .option("--json", "print JSON (id, name, role, prefix, value)")
     .action(async (opts: { workspace: string; role: string; name: string; json?: boolean }) => {

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import type { CollectOptions } from "@/lib/agent/collect";
 import { runAgent } from "@/lib/agent/run-agent";
 import { inClusterFromEnv } from "@/lib/adapters/runtimes/kubernetes/connection";
+import { httpUrl, wholeNumber } from "../options";
 import { UsageError } from "../output";
 
 type AgentFlags = {
@@ -13,7 +14,7 @@ type AgentFlags = {
   dockerHost?: string; swarmHost?: string; kubeconfig?: string; kubeContext?: string; inCluster?: boolean; namespace?: string[];
   nomadAddr?: string; nomadToken?: string; nomadDocker?: string; dockerConfig?: string;
   composeGit?: string; composeBranch?: string; composePath?: string[]; composeTarget?: string;
-  interval?: string;
+  interval: number;
 };
 
 const collectList = (value: string, previous: string[] = []) => [...previous, value];
@@ -55,7 +56,7 @@ export function registerAgentCommand(program: Command) {
   const agent = program.commands.find((c) => c.name() === "agent") ?? program.command("agent");
   agent
     .description("run an agent: observe orchestrators, look up private registries, report (`agent create` makes a key)")
-    .option("--url <url>", "Driftwatch server (DRIFTWATCH_URL)")
+    .option("--url <url>", "Driftwatch server (DRIFTWATCH_URL)", httpUrl("--url"))
     .option("--key <key>", "agent key (DRIFTWATCH_AGENT_KEY)")
     .option("--once", "report once and exit (0 when every report was accepted)")
     .option("--environment <name>", "environment to report for (DRIFTWATCH_ENVIRONMENT)")
@@ -73,15 +74,14 @@ export function registerAgentCommand(program: Command) {
     .option("--compose-branch <branch>", "branch for --compose-git", "main")
     .option("--compose-path <path>", "Compose file in the repository (repeatable; later ones override)", collectList)
     .option("--compose-target <name>", "target name for --compose-git (default compose@<environment>)")
-    .option("--interval <seconds>", "report at least this often", "60")
+    .option("--interval <seconds>", "report at least this often (at least 5)", wholeNumber("--interval", { min: 5 }), 60)
     .action(async (flags: AgentFlags) => {
       const url = flags.url ?? process.env.DRIFTWATCH_URL;
       const key = flags.key ?? process.env.DRIFTWATCH_AGENT_KEY;
       if (!url) throw new UsageError("--url is required (or DRIFTWATCH_URL)");
       if (!key) throw new UsageError("--key is required (or DRIFTWATCH_AGENT_KEY); create one with driftwatch agent create");
       const options = buildAgentOptions(flags, process.env);
-      const interval = Number(flags.interval);
-      if (!Number.isFinite(interval) || interval < 5) throw new UsageError("--interval must be a number of seconds, at least 5");
+      const interval = flags.interval;
       const composePaths = flags.composePath?.length ? flags.composePath : ["docker-compose.yml"];
       const cacheDir = path.join(process.env.DRIFTWATCH_DATA_DIR ?? path.join(os.homedir(), ".driftwatch-agent"), "git");
 

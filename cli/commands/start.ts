@@ -11,6 +11,7 @@ import { log, setLogLevel } from "@/lib/log";
 import { resolveAuthSecret } from "@/lib/server/auth-secret";
 import { tuneRuntime } from "@/lib/server/runtime";
 import { startBackgroundWork } from "@/lib/server/background";
+import { bool, wholeNumber } from "../options";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -31,9 +32,9 @@ export function registerStartCommand(program: Command) {
   program
     .command("start")
     .description("migrate the database, then serve the web app, the API and the scheduler")
-    .option("--port <n>", "port to listen on (PORT, default 3000)")
+    .option("--port <n>", "port to listen on (PORT, default 3000)", (v) => String(wholeNumber("--port", { min: 1, max: 65535 })(v)))
     .option("--host <address>", "address to listen on (HOST, default 127.0.0.1)")
-    .option("--eol <bool>", "end-of-life lookups (false for offline servers)", (v) => v !== "false")
+    .option("--eol <bool>", "end-of-life lookups (false for offline servers)", bool("--eol"))
     .option("--no-scheduler", "serve only; run `driftwatch worker` elsewhere for checks and notifications")
     .action(async (opts: StartOptions) => {
       const port = opts.port === undefined ? undefined : Number(opts.port);

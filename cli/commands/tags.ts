@@ -2,8 +2,9 @@
 // "why is this the newest?" without a server.
 import type { Command } from "commander";
 import { AppError } from "@/lib/domain/errors";
-import { TRACKS, type Track } from "@/lib/domain/policy";
+import { TRACKS, type Track } from "@/lib/domain/tracks";
 import { compileTagFilter, selectNewest, tagsFromJson } from "@/lib/domain/versions";
+import { oneOf, wholeNumber } from "../options";
 import { UsageError } from "../output";
 
 async function readStdin(): Promise<string> {
@@ -19,15 +20,13 @@ export function registerTagsCommand(program: Command) {
     .command("newest")
     .description("read tags on stdin (a JSON array, or a registry tags/list body) and print the newest release for --running")
     .requiredOption("--running <tag>", "the running tag")
-    .option("--track <jump>", "patch, minor or major: the smallest jump worth an alert", "patch")
-    .option("--pin-major <n>", "stay on this major")
+    .option("--track <jump>", "patch, minor or major: the smallest jump worth an alert", oneOf("--track", TRACKS), "patch")
+    .option("--pin-major <n>", "stay on this major", wholeNumber("--pin-major"))
     .option("--tag-filter <regex>", "tags must match it to count as versions (RE2 syntax)")
     .option("--prerelease", "consider alpha, beta and rc versions")
     .option("--json", "print JSON (the default for this command)")
-    .action(async (opts: { running: string; track: string; pinMajor?: string; tagFilter?: string; prerelease?: boolean }) => {
-      if (!TRACKS.includes(opts.track as Track)) throw new UsageError(`--track must be patch, minor or major, got ${opts.track}`);
-      const pin = opts.pinMajor === undefined ? undefined : Number(opts.pinMajor);
-      if (pin !== undefined && !(Number.isInteger(pin) && pin >= 0)) throw new UsageError(`--pin-major must be a whole number, got ${opts.pinMajor}`);
+    .action(async (opts: { running: string; track: Track; pinMajor?: number; tagFilter?: string; prerelease?: boolean }) => {
+      const pin = opts.pinMajor;
       if (opts.tagFilter !== undefined) {
         const compiled = compileTagFilter(opts.tagFilter);
         if (!compiled.ok) throw new UsageError(`--tag-filter: ${compiled.error}`);
@@ -48,7 +47,7 @@ export function registerTagsCommand(program: Command) {
       const result = selectNewest({
         running: opts.running,
         tags: list,
-        policy: { track: opts.track as Track, prerelease: opts.prerelease ?? false, ...(pin !== undefined ? { pin_major: pin } : {}), ...(opts.tagFilter ? { tag_filter: opts.tagFilter } : {}) },
+        policy: { track: opts.track, prerelease: opts.prerelease ?? false, ...(pin !== undefined ? { pin_major: pin } : {}), ...(opts.tagFilter ? { tag_filter: opts.tagFilter } : {}) },
       });
       process.stdout.write(JSON.stringify({ running: result.running, newest: result.newest, jump: result.jump, target: result.target, alert: result.alert }) + "\n");
     });

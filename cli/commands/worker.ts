@@ -7,12 +7,13 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { log, setLogLevel } from "@/lib/log";
 import { startBackgroundWork } from "@/lib/server/background";
 import { tuneRuntime } from "@/lib/server/runtime";
+import { bool } from "../options";
 
 export function registerWorkerCommand(program: Command) {
   program
     .command("worker")
     .description("run the companion scheduler (checks, drift evaluation, notifications) without the web server")
-    .option("--eol <bool>", "end-of-life lookups (false for offline servers)", (v) => v !== "false")
+    .option("--eol <bool>", "end-of-life lookups (false for offline servers)", bool("--eol"))
     .action(async (opts: { eol?: boolean }) => {
       const config = loadConfig(process.env, opts.eol === false ? { eolEnabled: false } : {});
       setLogLevel(config.logLevel);

@@ -11,7 +11,7 @@ export function BadgeStatePill({ state }: { state: BadgeState }) {
   return <span className={`pill ${PILL[state]}`}>{BADGE_STATE_TEXT[state]}</span>;
 }
 
-export function BadgesCard({ views, addresses }: { views: BadgeView[]; addresses: BadgeAddress[] | null }) {
+export function BadgesCard({ views, addresses, workspace }: { views: BadgeView[]; addresses: BadgeAddress[] | null; workspace: string }) {
   return (
     <section className="card" aria-labelledby="badges-h">
       <h2 id="badges-h">Badges</h2>
@@ -55,7 +55,7 @@ export function BadgesCard({ views, addresses }: { views: BadgeView[]; addresses
               </li>
             ))}
           </ul>
-          <p className="hint">Anyone with an address can load its badge; no sign-in. <code>driftwatch badges reset</code> invalidates every address at once.</p>
+          <p className="hint">Anyone with an address can load its badge; no sign-in. <code>npx driftwatch badges reset --workspace {workspace}</code> invalidates every address at once.</p>
         </details>
       ) : (
         <p className="hint">Members and higher see the badge addresses here.</p>

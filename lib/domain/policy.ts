@@ -2,9 +2,9 @@
 // regular expression is checked with RE2 syntax by lib/domain/versions.
 import { z } from "zod";
 import { parseDuration } from "./duration";
+import { TRACKS, type Track } from "./tracks";
 
-export const TRACKS = ["patch", "minor", "major"] as const;
-export type Track = (typeof TRACKS)[number];
+export { TRACKS, type Track } from "./tracks";
 
 export const DRIFT_KINDS = ["env", "upstream", "inconsistent", "declared", "eol"] as const;
 export type DriftKind = (typeof DRIFT_KINDS)[number];

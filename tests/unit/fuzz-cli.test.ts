@@ -1,14 +1,13 @@
 // Property-based fuzzing of every `driftwatch` command through the real
-// binary. The commands are read from the program that
-// cli/index.ts assembles (its register calls, in order), so a new command is
-// fuzzed without touching this file. Each generated command line must end
-// within the deadline, print no stack trace, and either succeed or exit
-// non-zero with one line of error (commander adds a "run with --help" hint).
+// binary. The commands are read from the list in
+// cli/program.ts, so a new command is fuzzed without touching this file.
+// Each generated command line must end within the deadline, print no stack
+// trace, and either succeed or exit non-zero with one line of error.
 // Nothing can be harmed: the database and the server it points at are
 // unreachable, so every command that gets as far as acting fails cleanly.
 // Reproduce a failure with FUZZ_SEED=<seed printed by fast-check>.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Command, type Option } from "commander";
@@ -37,18 +36,20 @@ const LONG_RUNNING = new Set(["start", "worker", "agent"]);
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-// ─── The commands, as cli/index.ts registers them ──────────────────────────
+// ─── The commands, as cli/program.ts lists them ──────────────────────────
 
 type Leaf = { words: string[]; options: Option[]; args: number };
 
 async function program(): Promise<Command> {
-  const source = readFileSync(path.join(ROOT, "cli/index.ts"), "utf8");
-  const modules = new Map([...source.matchAll(/import \{ (register\w+) \} from "\.\/commands\/([\w-]+)";/g)].map((m) => [m[1]!, m[2]!]));
-  const calls = [...source.matchAll(/^(register\w+)\(program\);/gm)].map((m) => m[1]!);
+  const { COMMANDS } = await import("../../cli/program");
   const root = new Command("driftwatch");
-  for (const name of calls) {
-    const mod = (await import(path.join(ROOT, "cli/commands", `${modules.get(name)}.ts`))) as Record<string, (p: Command) => void>;
-    mod[name]!(root);
+  const registered = new Set<(p: Command) => void>();
+  for (const command of COMMANDS) {
+    for (const register of await command.load()) {
+      if (registered.has(register)) continue;
+      registered.add(register);
+      register(root);
+    }
   }
   return root;
 }

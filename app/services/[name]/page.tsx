@@ -122,7 +122,7 @@ export default async function ServicePage({ params }: { params: Params }) {
         </section>
 
         <div className="span-3">
-          <BadgesCard views={detail.badges} addresses={addresses} />
+          <BadgesCard views={detail.badges} addresses={addresses} workspace={workspaceName} />
         </div>
       </div>
     </AppShell>
