@@ -5,6 +5,7 @@ import { registerAdminCommands } from "./commands/admin";
 import { registerAgentCommand } from "./commands/agent";
 import { registerBackupCommands } from "./commands/backup";
 import { registerBadgesCommand } from "./commands/badges";
+import { registerDemoCommand } from "./commands/demo";
 import { registerInsightsCommands } from "./commands/insights";
 import { registerRemoteCommands } from "./commands/remote";
 import { registerWorkerCommand } from "./commands/worker";
@@ -34,6 +35,7 @@ registerRemoteCommands(program);
 registerAckCommand(program);
 registerInsightsCommands(program);
 registerBackupCommands(program);
+registerDemoCommand(program);
 
 try {
   await program.parseAsync(process.argv);
