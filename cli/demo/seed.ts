@@ -34,7 +34,8 @@ async function call(input: SeedInput, method: string, route: string, body: unkno
   if (!res.ok && !okStatuses.includes(res.status)) {
     let detail = text.slice(0, 300);
     try {
-      detail = (JSON.parse(text) as { detail?: string }).detail ?? detail;
+      const problem = JSON.parse(text) as { detail?: string; errors?: { pointer: string; detail: string }[] };
+      detail = [problem.detail ?? detail, ...(problem.errors ?? []).map((e) => `${e.pointer} ${e.detail}`)].join("; ");
     } catch {
       /* not JSON */
     }
@@ -146,8 +147,8 @@ export async function seedDemo(input: SeedInput, log: (line: string) => void): P
     environment: "staging", kind: "compose_git", repository_url: `file://${repo}`, branch: "main", paths: ["staging/compose.yaml"],
   }, input.token, [409]);
 
-  // "Skip this version" on the Updates page, and a put-off for a week.
-  await call(input, "POST", "/api/v1/acks", { service: "cache", kind: "release", skip_version: "7.4.2", environment: "production" });
+  // Production's cache waits for the next minor; notifications are put off for a week.
+  await call(input, "POST", "/api/v1/acks", { service: "cache", kind: "release", until_version: "7.5.0", environment: "production", duration: "30d" });
   await call(input, "POST", "/api/v1/acks", { service: "notifications", kind: "drift", environment: "production", duration: "7d" });
 
   if (!input.recordedTags) await eachLimited(DEMO_SERVICES, 4, async (s) => void (await call(input, "POST", `/api/v1/services/${s.name}/check`, undefined)));
