@@ -5,7 +5,8 @@ import { auth } from "@/auth";
 import { AppShell } from "@/components/app-shell";
 import { requirePageSession } from "@/lib/server/session";
 
-export const metadata = { title: "Not found" };
+// The root layout's title template does not reach this file beside it.
+export const metadata = { title: { absolute: "Not found · Driftwatch" } };
 
 function Body() {
   return (

@@ -15,7 +15,8 @@ import { getMatrix } from "@/lib/services/get-matrix";
 import { countEnvironments, listTeams } from "@/lib/services/matrix-options";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Matrix" };
+// The root layout's title template applies to child segments only, not to this page beside it.
+export const metadata = { title: { absolute: "Matrix · Driftwatch" } };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

@@ -20,7 +20,7 @@ test("sign-in returns to the page asked for, and keeps the e-mail after a failed
   await page.getByLabel("E-mail").fill(OWNER.email);
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That e-mail and password do not match.");
+  await expect(page.locator("p.alert")).toHaveText("That e-mail and password do not match.");
   await expect(page.getByLabel("E-mail")).toHaveValue(OWNER.email);
   await expect(page).not.toHaveURL(/owner/);
   await page.getByLabel("Password").fill(OWNER.password);

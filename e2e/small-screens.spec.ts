@@ -26,6 +26,8 @@ async function expectNoSidewaysScroll(page: Page, where: string) {
 }
 
 test("every page at 390 px: no sideways scroll, a menu button, axe clean", async ({ page }) => {
+  // Twelve pages, each analysed by axe: on a loaded machine that outlasts the default minute.
+  test.setTimeout(240_000);
   await signIn(page);
   const found: string[] = [];
   for (const path of PAGES) {
@@ -79,7 +81,7 @@ test("the matrix keeps its service column in place while the environments scroll
   await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
   await expect.poll(() => scroller.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
   const after = await firstService.boundingBox();
-  expect(after!.x).toBeCloseTo(before!.x, 0);
+  expect(Math.abs(after!.x - before!.x), "the service column moved").toBeLessThanOrEqual(1);
   await page.screenshot({ path: shot("390-matrix-scrolled") });
 });
 

@@ -27,6 +27,8 @@ function readState(file: string): DemoState {
   return { registry_port: null, seeded: false, ...(JSON.parse(readFileSync(file, "utf8")) as Partial<DemoState>) };
 }
 
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -49,6 +51,38 @@ function runCommand(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
     child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`driftwatch ${args[0]} ${args[1] ?? ""} failed: ${err.trim().split("\n").pop()}`))));
   });
+}
+
+/** A member token made the way the Users page makes one: sign in as the owner, then POST /api/v1/tokens. */
+async function createTokenSignedIn(baseUrl: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair = ""] = c.split(";");
+      const eq = pair.indexOf("=");
+      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signIn = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie(), origin: baseUrl },
+    body: new URLSearchParams({ email: DEMO_EMAIL, password: DEMO_PASSWORD, csrfToken, callbackUrl: `${baseUrl}/` }),
+    redirect: "manual",
+  });
+  keep(signIn);
+  await signIn.body?.cancel();
+  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`signing in as ${DEMO_EMAIL} failed (${signIn.status})`);
+  const res = await fetch(`${baseUrl}/api/v1/tokens`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: cookie(), origin: baseUrl },
+    body: JSON.stringify({ name: "demo-seed", role: "member" }),
+  });
+  if (res.status !== 201) throw new Error(`creating the demo's API token failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { value: string }).value;
 }
 
 async function waitHealthy(baseUrl: string, child: ChildProcess): Promise<void> {
@@ -102,11 +136,13 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
     await waitHealthy(`http://127.0.0.1:${opts.port}`, child);
+    log(`Driftwatch answers after ${seconds(started)}.`);
 
     if (!state.seeded) {
       log("Filling the demo workspace…");
       const digests = new Map<string, string>();
       if (registry) {
+        const pushStarted = Date.now();
         const pushes = DEMO_SERVICES.flatMap((s) => s.releases.map(([tag]) => [s.repository, tag] as const));
         let next = 0;
         await Promise.all(Array.from({ length: 6 }, async () => {
@@ -115,13 +151,15 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
             digests.set(`${repository}:${tag}`, await registry!.push(repository, tag));
           }
         }));
-        log(`  ${pushes.length} releases pushed to the loopback registry ${registry.host}`);
+        log(`  ${pushes.length} releases pushed to the loopback registry ${registry.host} in ${seconds(pushStarted)}`);
       }
+      const keysStarted = Date.now();
       await runCommand(["setup", "--workspace", DEMO_WORKSPACE, "--email", DEMO_EMAIL, "--password", DEMO_PASSWORD], env);
       const [token, agentKey] = await Promise.all([
-        runCommand(["token", "create", "--workspace", DEMO_WORKSPACE, "--role", "member", "--name", "demo-seed"], env),
+        createTokenSignedIn(`http://127.0.0.1:${opts.port}`),
         runCommand(["agent", "create", "--workspace", DEMO_WORKSPACE, "--name", "demo-agent"], env),
       ]);
+      log(`  workspace ${DEMO_WORKSPACE}, its owner, an API token and an agent key made in ${seconds(keysStarted)}`);
       await seedDemo({
         baseUrl: `http://127.0.0.1:${opts.port}`,
         token: token.trim(),
@@ -139,7 +177,7 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
       log("The demo workspace is already filled; reusing it.");
     }
     log("");
-    log(`Driftwatch demo is running at ${baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    log(`Driftwatch demo is running at ${baseUrl} (ready in ${seconds(started)})`);
     log(`Sign in as ${DEMO_EMAIL} with the password ${DEMO_PASSWORD} (workspace ${DEMO_WORKSPACE}).`);
     log(`Data: ${dataDir}. End-of-life data and the Compose file in Git are read within a minute. Ctrl-C stops it.`);
     const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? 0)));
