@@ -16,6 +16,8 @@ export function proxy(req: NextRequest) {
   const requestHeaders = new Headers(req.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", policy);
+  // The page asked for, so a sign-in can return to it (lib/server/session.ts).
+  requestHeaders.set("x-driftwatch-path", req.nextUrl.pathname + req.nextUrl.search);
   const res = NextResponse.next({ request: { headers: requestHeaders } });
   res.headers.set("content-security-policy", policy);
   return res;

@@ -16,7 +16,8 @@ import { countEnvironments } from "@/lib/services/matrix/count-environments";
 import { listTeams } from "@/lib/services/matrix/list-teams";
 
 export const dynamic = "force-dynamic";
-export const metadata = { title: "Matrix" };
+// The root layout's title template applies to child segments only, not to this page beside it.
+export const metadata = { title: { absolute: "Matrix · Driftwatch" } };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

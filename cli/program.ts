@@ -26,6 +26,7 @@ export const COMMANDS: { name: string; summary: string; load: () => Promise<Regi
   { name: "delivery", summary: "print versions arrived per environment and median lead times, from what ran when", load: insights },
   { name: "backup", summary: "local: write a consistent backup of the whole database to <file> (works while the server runs)", load: backup },
   { name: "restore", summary: "local: restore a backup into an empty database, or replace everything with --force; the server must be stopped", load: backup },
+  { name: "demo", summary: "start Driftwatch with a demo workspace (about 20 services, three environments, every drift kind); works offline", load: async () => [(await import("./commands/demo")).registerDemoCommand] },
 ];
 
 async function admin(): Promise<Register[]> {

@@ -18,7 +18,15 @@ async function signOutAction() {
   await signOut({ redirectTo: "/signin" });
 }
 
-export function AppShell({ current, workspace, email, children }: { current: NavKey; workspace: string; email: string; children: React.ReactNode }) {
+function NavLinks({ current }: { current: NavKey | undefined }) {
+  return NAV.map((item) => (
+    <Link key={item.key} href={item.href} aria-current={item.key === current ? "page" : undefined}>
+      {item.label}
+    </Link>
+  ));
+}
+
+export function AppShell({ current, workspace, email, children }: { current?: NavKey; workspace: string; email: string; children: React.ReactNode }) {
   return (
     <>
       <a className="skip-link" href="#main">Skip to content</a>
@@ -28,20 +36,23 @@ export function AppShell({ current, workspace, email, children }: { current: Nav
           Driftwatch
         </Link>
         <nav className="nav" aria-label="Main">
-          {NAV.map((item) => (
-            <Link key={item.key} href={item.href} aria-current={item.key === current ? "page" : undefined}>
-              {item.label}
-            </Link>
-          ))}
+          <NavLinks current={current} />
         </nav>
         <div className="shell-user">
           <span title="Workspace">{workspace}</span>
           <span aria-hidden="true">·</span>
-          <span>{email}</span>
+          <span className="shell-email">{email}</span>
           <form action={signOutAction}>
             <button type="submit" className="link">Sign out</button>
           </form>
         </div>
+        {/* Narrow windows: the same links behind a menu button that needs no script (CSS shows one or the other). */}
+        <details className="nav-menu">
+          <summary>Menu</summary>
+          <nav className="nav-menu-panel" aria-label="Main menu">
+            <NavLinks current={current} />
+          </nav>
+        </details>
       </header>
       <main id="main" className="page">{children}</main>
     </>

@@ -12,6 +12,8 @@ test.beforeAll(async ({ request }) => {
 
 for (const colorScheme of ["light", "dark"] as const) {
   test(`no serious or critical accessibility violations (${colorScheme})`, async ({ page }) => {
+    // Twelve pages, each analysed by axe: on a loaded machine that outlasts the default minute.
+    test.setTimeout(240_000);
     await signIn(page);
     await page.emulateMedia({ colorScheme });
     const found: string[] = [];

@@ -6,6 +6,7 @@ test("a fresh install leads to the first-run page, which creates the owner and s
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole("heading", { name: "Welcome to Driftwatch" })).toBeVisible();
   await page.screenshot({ path: shot("setup-light"), fullPage: true });
+  await expect(page.getByText("letters, digits and . _ : @ + -, starting with a letter or digit; no spaces")).toBeVisible();
 
   await page.getByLabel("Workspace name").fill(OWNER.workspace);
   await page.getByLabel("Your e-mail").fill(OWNER.email);

@@ -71,7 +71,8 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
       </section>
 
       <section className="card chart-card" aria-labelledby="arrivals-h">
-        <h2 id="arrivals-h">Versions arrived per week</h2>
+        <h2 id="arrivals-h">Versions arrived per week, last 12 weeks</h2>
+        <p className="muted chart-span">This chart always covers the last 12 weeks, whatever the window chosen above.</p>
         <div className="chart-with-table">
           <figure className="chart" aria-labelledby="arrivals-h" dangerouslySetInnerHTML={{ __html: arrivalsSvg }} />
           <div className="chart-table table-scroll" tabIndex={0} role="region" aria-label="Versions arrived per week, as a table">
@@ -89,7 +90,8 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
       </section>
 
       <section className="card chart-card" aria-labelledby="drift-h">
-        <h2 id="drift-h">Open drift per day</h2>
+        <h2 id="drift-h">Open drift per day, last 30 days</h2>
+        <p className="muted chart-span">This chart always covers the last 30 days, whatever the window chosen above.</p>
         <div className="chart-with-table">
           <figure className="chart" aria-labelledby="drift-h" dangerouslySetInnerHTML={{ __html: driftSvg }} />
           <div className="chart-table table-scroll" tabIndex={0} role="region" aria-label="Open drift per day, as a table">

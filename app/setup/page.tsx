@@ -35,11 +35,14 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
         <p className="muted">Create your workspace and its owner account. You can invite others and add API tokens afterwards.</p>
         {error ? <p role="alert" className="alert">{error}</p> : null}
         <form action={setupAction} className="stack">
-          <label>Workspace name <input name="workspace" required pattern="[A-Za-z0-9][A-Za-z0-9._:@+\-]{0,199}" placeholder="acme" /></label>
+          <label>Workspace name <span className="hint" id="setup-workspace-hint">letters, digits and <code>. _ : @ + -</code>, starting with a letter or digit; no spaces</span>
+            <input name="workspace" required pattern="[A-Za-z0-9][A-Za-z0-9._:@+\-]{0,199}" title="Letters, digits and . _ : @ + -, starting with a letter or digit; no spaces" aria-describedby="setup-workspace-hint" placeholder="acme" />
+          </label>
           <label>Your e-mail <input name="email" type="email" autoComplete="username" required /></label>
           <label>Password <span className="hint">at least 8 characters</span><input name="password" type="password" autoComplete="new-password" minLength={8} required /></label>
           <button type="submit" className="primary">Create workspace</button>
         </form>
+        <p className="muted small-text">Just looking around? <code>npx driftwatch demo</code> starts a filled demo workspace on a data directory of its own.</p>
       </div>
     </main>
   );

@@ -6,7 +6,7 @@ import type { ServiceDetail } from "@/lib/services/services/get-detail";
 export function DriftList({ detail, now }: { detail: ServiceDetail; now: Date }) {
   if (detail.drifts.length === 0) return <p className="muted">No open drift. Everything runs what the policy and the pipeline expect.</p>;
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Open drift">
       <table className="data">
         <caption className="sr">Open drift</caption>
         <thead>

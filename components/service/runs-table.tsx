@@ -11,7 +11,7 @@ export function RunsTable({ detail, now }: { detail: ServiceDetail; now: Date })
   }
   const production = new Set(detail.environments.filter((e) => e.production).map((e) => e.name));
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Versions per environment and target">
       <table className="data runs">
         <caption className="sr">Versions per environment and target</caption>
         <thead>

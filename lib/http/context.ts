@@ -1,7 +1,7 @@
 // Who is calling and the context a use case runs in, built one way for API
 // routes, the MCP endpoint and pages: a bearer credential or the signed-in
 // session names an actor; buildCtx hands it the process's shared handles.
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { AuthLevel } from "@/lib/api/operation";
 import { bearerToken } from "@/lib/auth/secrets";
@@ -81,6 +81,12 @@ export async function authenticate(req: Request, level: AuthLevel, services: Ser
 
 export type PageSession = { ctx: RequestCtx & { actor: Extract<Actor, { kind: "user" }> }; workspaceName: string };
 
+/** The sign-in page, told to come back to the page asked for (proxy.ts sets the header). */
+async function signInAddress(): Promise<string> {
+  const asked = (await headers()).get("x-driftwatch-path");
+  return asked && asked !== "/" && asked.startsWith("/") && !asked.startsWith("//") ? `/signin?callbackUrl=${encodeURIComponent(asked)}` : "/signin";
+}
+
 /** For pages and their actions: the signed-in user's context, or a redirect to first-run setup or sign-in. */
 export async function requirePageSession(): Promise<PageSession> {
   const services = await getServerServices();
@@ -88,10 +94,10 @@ export async function requirePageSession(): Promise<PageSession> {
   const userId = session?.user?.id;
   if (!userId) {
     if (!(await hasAnyUser(services.db))) redirect("/setup");
-    redirect("/signin");
+    redirect(await signInAddress());
   }
   const actor = await sessionActor(services, userId);
-  if (!actor || actor.kind !== "user") redirect("/signin");
+  if (!actor || actor.kind !== "user") redirect(await signInAddress());
   const ctx = await buildCtx(services, { actor }, { read: true });
   const ws = await services.db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: { name: true } });
   return { ctx, workspaceName: ws.name };

@@ -35,8 +35,15 @@ export default async function ComposePage() {
               <tr key={t.name}>
                 <th scope="row">{t.name}</th>
                 <td>{t.environment}</td>
-                <td><span className="mono">{t.repository_url}</span><span className="sub">branch {t.branch}</span></td>
-                <td className="mono">{t.paths.join(", ")}</td>
+                {t.repository_url ? (
+                  <>
+                    <td><span className="mono">{t.repository_url}</span><span className="sub">branch {t.branch}</span></td>
+                    <td className="mono">{t.paths.join(", ")}</td>
+                  </>
+                ) : (
+                  // An agent that reads the files itself (private repositories) reports what they declare, not where they are.
+                  <td colSpan={2} className="muted">Read by an agent (<code>driftwatch agent --compose-git …</code>); its repository and files are set on that agent.</td>
+                )}
                 <td>
                   {t.last_commit ? <code>{t.last_commit.slice(0, 10)}</code> : <span className="muted">not read yet</span>}
                   {t.last_error ? <p className="alert compact" role="note">{t.last_error}</p> : null}
