@@ -1,7 +1,7 @@
 // Tag lists as the registry listed them (lexical order) in 2026: every tag that
 // the official-images library files named between the dates given, so old
 // patch releases sit beside the moving tags (`8`, `8-alpine`, `lts-noble`).
-import type { ImageTags } from "./images";
+import type { ImageTags } from "./image-tags";
 
 /** redis, February to August 2026: 8.x minors side by side with 7.4, 7.2 and 6.2; trixie replaces bookworm from 8.4. */
 export const redis2026: ImageTags = {

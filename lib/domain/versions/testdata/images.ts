@@ -4,7 +4,9 @@
 
 import { mariadb2026, node2026, postgres2026, redis2026 } from "./images-2026";
 
-export type ImageTags = { readonly image: string; readonly tags: readonly string[] };
+import type { ImageTags } from "./image-tags";
+
+export type { ImageTags };
 
 const nginx: ImageTags = {
   image: "nginx",
