@@ -19,12 +19,14 @@ COPY prisma.config.ts ./
 COPY scripts ./scripts
 RUN if [ "$PREBUILT" != 1 ]; then npm ci --no-audit --no-fund; fi
 COPY . .
+# The command line is compiled here: the image's code is read-only to its user.
 # Tools npm keeps as peers of runtime packages (the Prisma CLI and what it brings, TypeScript,
 # Playwright) are only for building and testing: the server never loads them.
 RUN if [ "$PREBUILT" != 1 ]; then node scripts/build-if-stale.mjs --force && npm prune --omit=dev --no-audit --no-fund; fi \
  && test -f .next/BUILD_ID && test -f lib/db/generated/client.ts \
  && rm -rf .next/cache node_modules/prisma node_modules/@prisma/dev node_modules/@prisma/studio-core \
-      node_modules/@electric-sql node_modules/typescript node_modules/playwright node_modules/playwright-core node_modules/@playwright
+      node_modules/@electric-sql node_modules/typescript node_modules/playwright node_modules/playwright-core node_modules/@playwright \
+ && node scripts/build-cli.mjs
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 \

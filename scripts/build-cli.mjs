@@ -20,26 +20,10 @@ const OUT_DIRS = [
   path.join(os.tmpdir(), `driftwatch-cli-${process.getuid?.() ?? "user"}-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}`),
 ];
 const ENTRY = "cli/index.ts";
-/** lib/server/route-modules.ts loads API route files by path; the bundle gets a static table instead. */
-const ROUTE_MODULES = "lib/server/route-modules.ts";
 /** Older builds are kept this long: a running server may still load a chunk from its own. */
 const KEEP_OLD_BUILDS_MS = 24 * 60 * 60 * 1000;
 
-/** `app/**∕route.ts`, sorted: a new route file changes the bundle without touching an input. */
-function routeFiles() {
-  const found = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(rel);
-      else if (entry.name === "route.ts") found.push(rel);
-    }
-  };
-  walk("app");
-  return found.sort();
-}
-
-/** What decides the output besides the inputs' content: the checkout's place, this script, the packages (next-auth is bundled), the route files. */
+/** What decides the output besides the inputs' content: the checkout's place, this script, the packages (next-auth is bundled). */
 function recipe() {
   let esbuildVersion = "?";
   try {
@@ -53,7 +37,7 @@ function recipe() {
   } catch {
     /* no lock file: packages as installed */
   }
-  return [ROOT, readFileSync(fileURLToPath(import.meta.url), "utf8"), esbuildVersion, lock, routeFiles().join("\n"), readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")].join("\0");
+  return [ROOT, readFileSync(fileURLToPath(import.meta.url), "utf8"), esbuildVersion, lock, readFileSync(path.join(ROOT, "tsconfig.json"), "utf8")].join("\0");
 }
 
 /** The hash of the recipe and of every input's path and content; null when an input is gone. */
@@ -89,32 +73,11 @@ function writable(dir) {
   }
 }
 
-/** A module replacing lib/server/route-modules.ts: every route file behind a literal import(), so esbuild compiles each into its own chunk. */
-function routeTableModule() {
-  const entries = routeFiles().map((rel) => `  ${JSON.stringify(rel)}: () => import(${JSON.stringify("./" + rel)}),`);
-  return [
-    'import path from "node:path";',
-    "const table = {",
-    ...entries,
-    "};",
-    "export function importRouteModule(file) {",
-    "  const load = table[path.relative(ROOT_DIR, file).split(path.sep).join(\"/\")];",
-    "  if (!load) return Promise.reject(new Error(`no compiled route module for ${file}`));",
-    "  return load();",
-    "}",
-  ].join("\n");
-}
-
 /** What plain bundling gets wrong for our sources, put right. */
 function driftwatchPlugin() {
   return {
     name: "driftwatch",
     setup(build) {
-      build.onResolve({ filter: /route-modules(\.ts)?$/ }, (args) => {
-        const resolved = path.resolve(args.resolveDir, args.path.replace(/^@\//, ROOT + "/"));
-        const rel = path.relative(ROOT, resolved.endsWith(".ts") ? resolved : resolved + ".ts");
-        return rel === ROUTE_MODULES ? { path: path.join(ROOT, ROUTE_MODULES), namespace: "driftwatch-routes" } : undefined;
-      });
       // next-auth imports `next/server` as a bundler would, which Node's ESM loader refuses: it is
       // compiled into the bundle, where the rule below fixes those imports.
       build.onResolve({ filter: /^next-auth(?:\/|$)/ }, (args) => ({ path: fileURLToPath(import.meta.resolve(args.path)) }));
@@ -124,7 +87,6 @@ function driftwatchPlugin() {
         if (resolves(args.path)) return undefined;
         return resolves(args.path + ".js") ? { path: args.path + ".js", external: true } : undefined;
       });
-      build.onLoad({ filter: /.*/, namespace: "driftwatch-routes" }, () => ({ contents: routeTableModule(), loader: "js", resolveDir: ROOT }));
       // Our sources name their own place with import.meta.dirname (the checkout's root, the
       // migrations): in the bundle that would be the chunk's folder, so each use is rewritten to the
       // source file's folder. The checkout's path is part of the hash: a moved checkout is rebuilt.
