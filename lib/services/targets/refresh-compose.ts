@@ -6,7 +6,8 @@ import path from "node:path";
 import { readComposeFromGit } from "@/lib/adapters/compose-git/read-compose-from-git";
 import type { AgentReport } from "@/lib/domain/agent-report";
 import type { TickCtx } from "../context";
-import { applyTargetReport, splitImage } from "../agent-reports/record";
+import { splitImage } from "@/lib/domain/intake/report";
+import { applyTargetReport } from "../agent-reports/record";
 import { ensureUpstreamRepositories } from "../upstream/ensure-repositories";
 
 export const COMPOSE_REFRESH_MS = 5 * 60_000;
