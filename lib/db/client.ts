@@ -6,6 +6,8 @@ import { PrismaClient, type Prisma } from "./generated/client";
 import { canPrepareStatements, createStatementNamer } from "./statement-names";
 
 export type Db = PrismaClient;
+/** A client or an open transaction: what queries in lib/db/queries take first. */
+export type DbTx = Db | Prisma.TransactionClient;
 export { Prisma } from "./generated/client";
 
 /** Texts prepared per client (one a process), as Prisma's own engine kept 100 per connection (`statement_cache_size`). */

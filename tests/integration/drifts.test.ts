@@ -326,7 +326,7 @@ describe("eol drift", () => {
 });
 
 describe("drift inputs agree with the matrix's read models", () => {
-  it("gives the same open rows, digest resolutions and upstream tags as loadCurrentRuns and loadUpstream", async () => {
+  it("judges the same upstream tags as loadUpstream, and the matrix shows the versions drift judges", async () => {
     const ws = await makeWorkspace("drift-parity");
     await report(ws, "production", "docker@p1", [workload("web", "1.2", ago(DAY), 30), workload("api", "latest", ago(DAY), 31)]);
     await report(ws, "staging", "git@repo", [{ ...workload("web", "1.2.1", ago(DAY)), digest: null }], "compose_git");
@@ -335,14 +335,8 @@ describe("drift inputs agree with the matrix's read models", () => {
     await db.upstreamTag.createMany({ data: ["1.2", "1.2.0", "1.2.1"].map((name) => ({ repositoryId: repo.id, name, platformDigests: [], firstSeenAt: new Date(Date.now() - DAY) })) });
     await db.digestResolution.create({ data: { repositoryId: repo.id, digest: D(30), tag: "1.2.1" } });
 
-    const { loadCurrentRuns } = await import("@/lib/db/queries/current-runs");
     const { loadUpstream } = await import("@/lib/db/queries/upstream");
-    const { loadDriftInputs, loadOpenRuns } = await import("@/lib/services/drift/load-inputs");
-    const pick = (r: { serviceId: string; environmentId: string; targetId: string; targetName: string; tag: string; tagVersion: string | null; resolvedVersion: string | null; digest: string | null; declared: boolean; since: Date }) =>
-      [r.serviceId, r.environmentId, r.targetId, r.targetName, r.tag, r.tagVersion, r.resolvedVersion, r.digest, r.declared, r.since.toISOString()].join("|");
-    const expected = (await loadCurrentRuns(db, ws.id)).map(pick).sort();
-    expect((await loadOpenRuns(db, ws.id)).map(pick).sort()).toEqual(expected);
-    expect(expected.some((r) => r.includes("|1.2.1|"))).toBe(true);
+    const { loadDriftInputs } = await import("@/lib/services/drift/load-inputs");
 
     // The tags drift judges each service against are loadUpstream's for its repository.
     const inputs = await loadDriftInputs(db, { eolEnabled: false }, ws.id, new Date());

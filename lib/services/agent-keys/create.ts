@@ -1,4 +1,8 @@
 // A new agent key: it can only report observations for its workspace.
+import { createAgentKey as insertAgentKey } from "@/lib/db/queries/agent-keys/create-agent-key";
+import { deleteAgentKey } from "@/lib/db/queries/agent-keys/delete-agent-key";
+import { getAgentKey } from "@/lib/db/queries/agent-keys/get-agent-key";
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
 import { AGENT_KEY_PREFIX, generateSecret } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/domain/errors";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
@@ -13,11 +17,11 @@ export async function createAgentKey({ ctx, input }: { ctx: RequestCtx; input: u
   const workspaceId = workspaceOf(ctx.actor);
   const secret = generateSecret(AGENT_KEY_PREFIX);
   const key = await ctx.db.$transaction(async (tx) => {
-    const existing = await tx.agentKey.findUnique({ where: { workspaceId_name: { workspaceId, name: parsed.data.name } } });
+    const existing = await getAgentKey(tx, workspaceId, parsed.data.name);
     if (existing && !existing.revokedAt) throw new AppError("conflict", `An agent key named ${parsed.data.name} already exists; revoke it first or choose another name.`);
-    if (existing) await tx.agentKey.delete({ where: { id: existing.id } });
-    const k = await tx.agentKey.create({ data: { workspaceId, name: parsed.data.name, prefix: secret.prefix, hash: secret.hash, createdAt: ctx.now } });
-    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "agent_key.created", subject: k.id, data: { name: k.name } } });
+    if (existing) await deleteAgentKey(tx, existing.id);
+    const k = await insertAgentKey(tx, { workspaceId, name: parsed.data.name, prefix: secret.prefix, hash: secret.hash, createdAt: ctx.now });
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "agent_key.created", subject: k.id, data: { name: k.name } });
     return k;
   });
   return { id: key.id, name: key.name, prefix: key.prefix, value: secret.value, created_at: key.createdAt.toISOString() };

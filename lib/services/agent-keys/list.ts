@@ -1,5 +1,6 @@
 // Agent keys of a workspace, with when each was last used and which targets
 // it reports. Admins only.
+import { listAgentKeys as readAgentKeys } from "@/lib/db/queries/agent-keys/list-agent-keys";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 
 export type AgentKeyOut = {
@@ -9,11 +10,7 @@ export type AgentKeyOut = {
 export async function listAgentKeys({ ctx }: { ctx: RequestCtx }): Promise<{ items: AgentKeyOut[] }> {
   requireRole(ctx.actor, "admin");
   const workspaceId = workspaceOf(ctx.actor);
-  const rows = await ctx.db.agentKey.findMany({
-    where: { workspaceId },
-    orderBy: [{ revokedAt: { sort: "desc", nulls: "first" } }, { name: "asc" }],
-    include: { targets: { select: { name: true }, orderBy: { name: "asc" } } },
-  });
+  const rows = await readAgentKeys(ctx.db, workspaceId);
   return {
     items: rows.map((k) => ({
       id: k.id, name: k.name, prefix: k.prefix, created_at: k.createdAt.toISOString(), last_used_at: k.lastUsedAt?.toISOString() ?? null,

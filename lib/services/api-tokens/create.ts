@@ -1,4 +1,6 @@
 // A new API token; the value is returned once and only its hash is kept.
+import { createApiToken as insertApiToken } from "@/lib/db/queries/api-tokens/create-api-token";
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
 import { generateSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/domain/errors";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
@@ -13,10 +15,8 @@ export async function createApiToken({ ctx, input }: { ctx: RequestCtx; input: u
   const workspaceId = workspaceOf(ctx.actor);
   const secret = generateSecret(TOKEN_PREFIX);
   const token = await ctx.db.$transaction(async (tx) => {
-    const t = await tx.apiToken.create({
-      data: { workspaceId, name: parsed.data.name, role: parsed.data.role, prefix: secret.prefix, hash: secret.hash, createdAt: ctx.now },
-    });
-    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "token.created", subject: t.id, data: { name: t.name, role: t.role } } });
+    const t = await insertApiToken(tx, { workspaceId, name: parsed.data.name, role: parsed.data.role, prefix: secret.prefix, hash: secret.hash, createdAt: ctx.now });
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "token.created", subject: t.id, data: { name: t.name, role: t.role } });
     return t;
   });
   return { id: token.id, name: token.name, role: token.role, prefix: token.prefix, value: secret.value, created_at: token.createdAt.toISOString() };

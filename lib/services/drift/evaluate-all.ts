@@ -3,7 +3,7 @@
 // its last evaluation still holds (evaluation-marker.ts). A workspace another
 // worker is evaluating is skipped (pg_try_advisory_xact_lock): its evaluation
 // is already under way.
-import type { Db } from "@/lib/db/client";
+import { listWorkspacesToEvaluate } from "@/lib/db/queries/drifts/list-workspaces-to-evaluate";
 import { log } from "@/lib/log";
 import type { TickCtx } from "../context";
 import { evaluateWorkspaceDrift, type EvaluationResult } from "./evaluate-workspace";
@@ -12,14 +12,7 @@ import { listUnchangedWorkspaces, rulesOf } from "./evaluation-marker";
 /** `skipped`: held by another evaluation; `unchanged`: nothing written since the last one, and the clock changes nothing yet. */
 export type EvaluateAllResult = { evaluated: EvaluationResult[]; skipped: number; unchanged: number; failed: number };
 
-/** Per workspace, one index probe each: a DISTINCT over every open row and live drift grows with the fleet. */
-export async function listWorkspacesToEvaluate(db: Db): Promise<string[]> {
-  const rows = await db.$queryRaw<{ workspace_id: string }[]>`
-    SELECT w.id::text AS workspace_id FROM workspaces w
-    WHERE EXISTS (SELECT 1 FROM runs r WHERE r.workspace_id = w.id AND r."to" IS NULL)
-       OR EXISTS (SELECT 1 FROM drifts d WHERE d.workspace_id = w.id AND d.active)`;
-  return rows.map((r) => r.workspace_id);
-}
+export { listWorkspacesToEvaluate };
 
 export async function evaluateAll({ ctx: deps }: { ctx: TickCtx }): Promise<EvaluateAllResult> {
   const out: EvaluateAllResult = { evaluated: [], skipped: 0, unchanged: 0, failed: 0 };

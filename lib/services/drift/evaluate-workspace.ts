@@ -3,12 +3,14 @@
 // transaction. Evaluations of a workspace are serialised by an advisory lock
 // (across processes) taken before anything is read, so a plan is always made
 // from the records the previous one left and from data no older than theirs.
+import { listOpenAcks } from "@/lib/db/queries/acks/list-open-acks";
+import { listLiveDrifts } from "@/lib/db/queries/drifts/list-live-drifts";
 import { randomUUID } from "node:crypto";
 import type { Config } from "@/lib/config";
 import { Prisma, sqlTransaction, type Db } from "@/lib/db/client";
 import {
   ackLiftedNow, createJumpFinder, createVersionComparator, detectDifferences, groupCurrentRuns, driftKeyOf, indexRunningVersions, nextClockChange, planLifecycle,
-  type AckRecord, type CurrentRun, type Difference, type DriftRecord, type EnvironmentInfo, type LifecyclePlan, type ServiceInput,
+  type CurrentRun, type Difference, type EnvironmentInfo, type LifecyclePlan, type ServiceInput,
 } from "@/lib/domain/drift";
 import { detectEnvDrift } from "@/lib/domain/drift/detect-env";
 import type { EffectivePolicy } from "@/lib/domain/policy";
@@ -120,7 +122,7 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
       // workspace's drift holds the same lock, so the records read are the latest.
       // What runs is read and detected a range of services at a time (readDriftInputsByChunk).
       const reader = readDriftInputsByChunk(deps.db, deps.config, workspaceId, now, deps.chunkServices);
-      const [records, acks] = await Promise.all([loadLiveRecords(deps.db, workspaceId), loadOpenAcks(deps.db, workspaceId, now)]);
+      const [records, acks] = await Promise.all([listLiveDrifts(deps.db, workspaceId), listOpenAcks(deps.db, workspaceId, now)]);
       const liveEnv = new Set(records.filter((r) => r.kind === "env").map(driftKeyOf));
       // Only acknowledgements read what runs: keep the rows of the services that have one.
       const acked = new Set(acks.map((a) => a.serviceId));
@@ -165,31 +167,6 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
     },
     { timeoutMs: 120_000 },
   );
-}
-
-async function loadLiveRecords(db: Db, workspaceId: string): Promise<DriftRecord[]> {
-  // One JSON document: thousands of live records decode faster than row by row.
-  // Built by hand (json_build_array per row costs more than the scan): uuids, enums and
-  // epoch milliseconds are spliced in as they are, text goes through to_json.
-  const [row] = await db.$queryRaw<{ j: string }[]>`
-    SELECT '[' || coalesce(string_agg('["' || id::text || '","' || service_id::text || '","' || environment_id::text || '",'
-             || coalesce('"' || target_id::text || '"', 'null') || ',"' || kind::text || '","' || state::text || '",'
-             || coalesce(to_json(running)::text, 'null') || ',' || coalesce(to_json(expected)::text, 'null') || ','
-             || (extract(epoch from opened_at) * 1000)::bigint::text || ',' || coalesce((extract(epoch from announced_at) * 1000)::bigint::text, 'null') || ']', ','), '') || ']' AS j
-    FROM drifts WHERE workspace_id = ${workspaceId}::uuid AND active`;
-  type Cells = [string, string, string, string | null, DriftRecord["kind"], DriftRecord["state"], string | null, string | null, number, number | null];
-  return (JSON.parse(row?.j ?? "[]") as Cells[]).map((c) => ({
-    id: c[0], serviceId: c[1], environmentId: c[2], targetId: c[3], kind: c[4], state: c[5], running: c[6], expected: c[7],
-    openedAt: new Date(c[8]), announcedAt: c[9] === null ? null : new Date(c[9]), resolvedAt: null,
-  }));
-}
-
-/** Acknowledgements that may still be in force: not lifted, not expired. */
-async function loadOpenAcks(db: Db, workspaceId: string, now: Date): Promise<AckRecord[]> {
-  return db.ack.findMany({
-    where: { workspaceId, liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-    select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
-  });
 }
 
 /**

@@ -6,8 +6,10 @@ import { eolState, findCycle, normaliseRepositoryKey, repositoryKeysForPurl, res
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "../services/catalog-lookup";
 import type { RequestCtx } from "../context";
+import { listEolCycles } from "@/lib/db/queries/eol/list-eol-cycles";
+import { listPurls, PURLS_CACHE_KEY } from "@/lib/db/queries/eol/list-purls";
 
-export const PURLS_CACHE_KEY = "eol:purls";
+export { PURLS_CACHE_KEY };
 
 export type EolStatus = { product: string; cycle: string; eol_date: string | null; state: EolState };
 export type EolLookup = (serviceId: string, version: string) => EolStatus | null;
@@ -36,36 +38,31 @@ export function eolProductOf(facts: Pick<ServiceFacts, "policy" | "repository" |
 }
 
 export async function loadPurls(ctx: Pick<RequestCtx, "db">): Promise<PurlIdentifier[]> {
-  const entry = await ctx.db.cacheEntry.findUnique({ where: { key: PURLS_CACHE_KEY } });
-  return Array.isArray(entry?.value) ? (entry.value as PurlIdentifier[]) : [];
+  return listPurls(ctx.db);
 }
 
 /** Cycles of cached products, following renames. */
 export async function loadEolProducts(ctx: Pick<RequestCtx, "db">, names: string[]): Promise<Map<string, EolCycle[]>> {
-  const out = new Map<string, EolCycle[]>();
-  let pending = [...new Set(names)];
-  for (let hop = 0; hop < 3 && pending.length; hop++) {
-    const rows = await ctx.db.eolProduct.findMany({ where: { name: { in: pending } } });
-    pending = [];
-    for (const row of rows) {
-      if (row.movedTo) pending.push(row.movedTo);
-      const releases = (row.data as { releases?: EolCycle[] } | null)?.releases;
-      if (Array.isArray(releases)) out.set(row.name, releases);
-    }
-    for (const row of rows) if (row.movedTo && out.has(row.movedTo)) out.set(row.name, out.get(row.movedTo)!);
-  }
-  return out;
+  return listEolCycles(ctx.db, names);
 }
 
-export async function loadEolForRuns(ctx: RequestCtx, services: ServiceFacts[]): Promise<EolLookup> {
-  if (!ctx.config.eolEnabled || services.length === 0) return () => null;
-  const byImage = indexPurls(await loadPurls(ctx));
+/** The product each service's end of life is looked up in, and the cycles of those products: what the matrix and drift both read. */
+export async function loadEolProductsOf(
+  ctx: Pick<RequestCtx, "db">, services: readonly ServiceFacts[],
+): Promise<{ productBy: Map<string, string>; products: Map<string, EolCycle[]> }> {
+  const byImage = indexPurls(await listPurls(ctx.db));
   const productBy = new Map<string, string>();
   for (const s of services) {
     const product = eolProductOf(s, byImage);
     if (product) productBy.set(s.id, product);
   }
-  const products = await loadEolProducts(ctx, [...productBy.values()]);
+  if (productBy.size === 0) return { productBy, products: new Map() };
+  return { productBy, products: await listEolCycles(ctx.db, [...productBy.values()]) };
+}
+
+export async function loadEolForRuns(ctx: RequestCtx, services: ServiceFacts[]): Promise<EolLookup> {
+  if (!ctx.config.eolEnabled || services.length === 0) return () => null;
+  const { productBy, products } = await loadEolProductsOf(ctx, services);
   const now = ctx.now;
   return (serviceId, version) => {
     const product = productBy.get(serviceId);

@@ -1,9 +1,10 @@
+import { pingDatabase } from "@/lib/db/queries/health/ping-database";
 import { AppError } from "@/lib/domain/errors";
 import type { RequestCtx } from "../context";
 
 export async function checkHealth({ ctx }: { ctx: RequestCtx }): Promise<{ status: "ok"; database: "ok" }> {
   try {
-    await ctx.db.$queryRaw`SELECT 1`;
+    await pingDatabase(ctx.db);
   } catch {
     throw new AppError("unavailable", "The database is not reachable.");
   }

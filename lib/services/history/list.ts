@@ -1,4 +1,10 @@
 // What ran when: history rows, newest first, filtered by service, environment and time.
+import { getEnvironmentId } from "@/lib/db/queries/environments/get-environment-id";
+import { listEnvironmentNames } from "@/lib/db/queries/environments/list-environment-names";
+import { listHistoryRuns } from "@/lib/db/queries/history/list-history-runs";
+import { getServiceId } from "@/lib/db/queries/services/get-service-id";
+import { listServiceNames } from "@/lib/db/queries/services/list-service-names";
+import { listTargetNames } from "@/lib/db/queries/targets/list-target-names";
 import type { z } from "zod";
 import type { historyQuerySchema, historySchema } from "@/lib/services/history/schemas";
 import { workspaceOf, type RequestCtx } from "../context";
@@ -6,30 +12,18 @@ import { workspaceOf, type RequestCtx } from "../context";
 export async function listHistory({ ctx, input: query }: { ctx: RequestCtx; input: z.infer<typeof historyQuerySchema> }): Promise<z.infer<typeof historySchema>> {
   const workspaceId = workspaceOf(ctx.actor);
   const since = query.since ? new Date(query.since) : null;
-  const byName = { select: { id: true } } as const;
-  const [service, environment] = await Promise.all([
-    query.service ? ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name: query.service } }, ...byName }) : undefined,
-    query.environment ? ctx.db.environment.findUnique({ where: { workspaceId_name: { workspaceId, name: query.environment } }, ...byName }) : undefined,
+  const [serviceId, environmentId] = await Promise.all([
+    query.service ? getServiceId(ctx.db, workspaceId, query.service) : undefined,
+    query.environment ? getEnvironmentId(ctx.db, workspaceId, query.environment) : undefined,
   ]);
-  if (service === null || environment === null) return { items: [] };
-  const rows = await ctx.db.run.findMany({
-    where: {
-      workspaceId,
-      isMain: true,
-      ...(service ? { serviceId: service.id } : {}),
-      ...(environment ? { environmentId: environment.id } : {}),
-      ...(since ? { OR: [{ to: null }, { to: { gte: since } }] } : {}),
-    },
-    orderBy: [{ from: "desc" }, { id: "desc" }],
-    take: query.limit ?? 1000,
-    select: { tag: true, version: true, digest: true, declared: true, from: true, to: true, serviceId: true, environmentId: true, targetId: true },
-  });
+  if (serviceId === null || environmentId === null) return { items: [] };
+  const rows = await listHistoryRuns(ctx.db, workspaceId, { serviceId, environmentId, since, limit: query.limit ?? 1000 });
   // History rows carry ids only (no keys, see schema.prisma): their names, read once each.
-  const ids = (key: "serviceId" | "environmentId" | "targetId") => ({ workspaceId, id: { in: [...new Set(rows.map((r) => r[key]))] } });
+  const ids = (key: "serviceId" | "environmentId" | "targetId") => [...new Set(rows.map((r) => r[key]))];
   const [services, environments, targets] = await Promise.all([
-    ctx.db.service.findMany({ where: ids("serviceId"), select: { id: true, name: true } }),
-    ctx.db.environment.findMany({ where: ids("environmentId"), select: { id: true, name: true } }),
-    ctx.db.target.findMany({ where: ids("targetId"), select: { id: true, name: true } }),
+    listServiceNames(ctx.db, workspaceId, ids("serviceId")),
+    listEnvironmentNames(ctx.db, workspaceId, ids("environmentId")),
+    listTargetNames(ctx.db, workspaceId, ids("targetId")),
   ]);
   const name = (list: { id: string; name: string }[]) => new Map(list.map((x) => [x.id, x.name] as const));
   const serviceName = name(services), environmentName = name(environments), targetName = name(targets);

@@ -1,4 +1,5 @@
 // The Delivery chart of open drift per day, by kind.
+import { listDriftSpans } from "@/lib/db/queries/drifts/list-drift-spans";
 import { DRIFT_KINDS, type DriftKind } from "@/lib/domain/policy";
 import { formatUtcDate } from "@/lib/render/dates";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
@@ -14,10 +15,7 @@ export async function getDailyDrift({ ctx, input: { days = 30 } = {} }: { ctx: R
   const now = ctx.now;
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const start = new Date(today.getTime() - (days - 1) * DAY);
-  const rows = await ctx.db.drift.findMany({
-    where: { workspaceId, openedAt: { lte: now }, OR: [{ resolvedAt: null }, { resolvedAt: { gte: start } }] },
-    select: { kind: true, openedAt: true, resolvedAt: true },
-  });
+  const rows = await listDriftSpans(ctx.db, workspaceId, start, now);
   const out: DailyDrift["days"] = [];
   for (let i = 0; i < days; i++) {
     const day = new Date(start.getTime() + i * DAY);

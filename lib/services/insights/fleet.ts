@@ -2,6 +2,7 @@
 // services with the policy in effect, upstream tags, end-of-life cycles, what
 // runs now with exact versions as the matrix shows them) plus, per service,
 // where its release notes come from.
+import { listEnvironmentInfos } from "@/lib/db/queries/environments/list-environment-infos";
 import type { CurrentRun, EnvironmentInfo, ServiceInput } from "@/lib/domain/drift";
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "../services/catalog-lookup";
@@ -23,11 +24,7 @@ export type Fleet = {
 export type FleetFilter = { team?: string | undefined; application?: string | undefined };
 
 export async function loadEnvironments(ctx: RequestCtx, workspaceId: string): Promise<EnvironmentInfo[]> {
-  return ctx.db.environment.findMany({
-    where: { workspaceId },
-    orderBy: [{ position: "asc" }, { name: "asc" }],
-    select: { id: true, name: true, position: true, production: true },
-  });
+  return listEnvironmentInfos(ctx.db, workspaceId);
 }
 
 /**

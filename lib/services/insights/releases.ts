@@ -1,6 +1,8 @@
 // Release dates and notes for (service, version) pairs: the forge release the
 // version was published as, else the policy's `changelog` template, else
 // nothing. Only the candidate release tags of the versions asked for are read.
+import { listForgeRepositories } from "@/lib/db/queries/releases/list-forge-repositories";
+import { listReleasesByTag } from "@/lib/db/queries/releases/list-releases-by-tag";
 import { changelogUrl, releaseForVersion, releaseTagCandidates, type ForgeRelease } from "@/lib/adapters/forges";
 import type { Db } from "@/lib/db/client";
 import type { ReleaseInfo } from "@/lib/domain/insights";
@@ -55,11 +57,7 @@ async function loadCandidateReleases(
 ): Promise<Map<string, ForgeRelease[]>> {
   if (forges.size === 0) return new Map();
   const list = [...forges.values()];
-  const repos = await db.$queryRaw<{ id: string; kind: string; name: string }[]>`
-    SELECT f.id::text, f.kind::text, f.name
-    FROM forge_repositories f
-    JOIN unnest(${list.map((f) => f.kind)}::text[], ${list.map((f) => f.repository)}::text[]) AS w(kind, name)
-      ON f.kind::text = w.kind AND f.name = w.name`;
+  const repos = await listForgeRepositories(db, list);
   if (repos.length === 0) return new Map();
   const idByForge = new Map(repos.map((r) => [forgeKey({ kind: r.kind, repository: r.name }), r.id] as const));
 
@@ -77,11 +75,7 @@ async function loadCandidateReleases(
     ids.push(id);
     tags.push(tag);
   }
-  const rows = await db.$queryRaw<{ forge_repository_id: string; tag: string; name: string | null; published_at: Date | null; url: string; prerelease: boolean }[]>`
-    SELECT r.forge_repository_id::text, r.tag, r.name, r.published_at, r.url, r.prerelease
-    FROM releases r
-    JOIN unnest(${ids}::uuid[], ${tags}::text[]) AS w(id, tag) ON r.forge_repository_id = w.id AND lower(r.tag) = w.tag
-    ORDER BY r.forge_repository_id, r.tag`;
+  const rows = await listReleasesByTag(db, ids, tags);
   const forgeById = new Map(repos.map((r) => [r.id, forgeKey({ kind: r.kind, repository: r.name })] as const));
   const out = new Map<string, ForgeRelease[]>();
   for (const row of rows) {

@@ -1,4 +1,6 @@
 // Who may grant what, and the membership a change is about.
+import { countOwners } from "@/lib/db/queries/members/count-owners";
+import { getMembershipByEmail } from "@/lib/db/queries/members/get-membership-by-email";
 import type { z } from "zod";
 import { AppError } from "@/lib/domain/errors";
 import { hasRole, workspaceOf, type RequestCtx, type Role } from "../context";
@@ -20,11 +22,11 @@ export function requireGrantable(ctx: RequestCtx, role: Role) {
 
 export async function getMembershipOrThrow(ctx: RequestCtx, email: string) {
   const workspaceId = workspaceOf(ctx.actor);
-  const m = await ctx.db.membership.findFirst({ where: { workspaceId, user: { email: email.trim().toLowerCase() } }, include: { user: true } });
+  const m = await getMembershipByEmail(ctx.db, workspaceId, email.trim().toLowerCase());
   if (!m) throw new AppError("not_found", `${email} is not a member of this workspace.`);
   return m;
 }
 
 export async function ownersLeft(ctx: RequestCtx, workspaceId: string): Promise<number> {
-  return ctx.db.membership.count({ where: { workspaceId, role: "owner" } });
+  return countOwners(ctx.db, workspaceId);
 }

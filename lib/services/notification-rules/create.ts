@@ -1,4 +1,6 @@
 // A new notification rule (see rules.ts for who may do what).
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
+import { createNotificationRule as insertRule } from "@/lib/db/queries/notification-rules/create-notification-rule";
 import type { z } from "zod";
 import { Prisma } from "@/lib/db/client";
 import { ruleFilterSchema } from "@/lib/domain/notifications";
@@ -14,13 +16,11 @@ export async function createRule({ ctx, input }: { ctx: RequestCtx; input: z.inf
   const config = validateConfig(ctx, input.channel, input.config, allowPrivate);
   const filters = ruleFilterSchema.parse(input);
   const row = await ctx.db.$transaction(async (tx) => {
-    const created = await tx.notificationRule.create({
-      data: {
-        workspaceId, name: input.name, channel: input.channel, config: config as Prisma.InputJsonValue,
-        ...filters, allowPrivate, enabled: input.enabled ?? true, createdAt: ctx.now,
-      },
+    const created = await insertRule(tx, {
+      workspaceId, name: input.name, channel: input.channel, config: config as Prisma.InputJsonValue,
+      ...filters, allowPrivate, enabled: input.enabled ?? true, createdAt: ctx.now,
     });
-    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "notification_rule.created", subject: input.name, data: { id: created.id, channel: input.channel } } });
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "notification_rule.created", subject: input.name, data: { id: created.id, channel: input.channel } });
     return created;
   });
   return toRuleOut(row);

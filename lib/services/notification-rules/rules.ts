@@ -6,6 +6,7 @@
 //   - e-mail rules need DRIFTWATCH_SMTP_URL on the server.
 // Settings are validated with the channel's schema and the destination guard;
 // secrets are write-only and come back masked.
+import { getNotificationRule } from "@/lib/db/queries/notification-rules/get-notification-rule";
 import type { z } from "zod";
 import { CHANNEL_CONFIG_SCHEMAS, type Channel } from "@/lib/adapters/channels";
 import { AppError } from "@/lib/domain/errors";
@@ -104,7 +105,7 @@ export function requireAdminFor(ctx: RequestCtx, allowPrivate: boolean): void {
 
 export async function getRuleRowOrThrow(ctx: RequestCtx, id: string): Promise<RuleRow> {
   const workspaceId = workspaceOf(ctx.actor);
-  const row = await ctx.db.notificationRule.findFirst({ where: { id, workspaceId } });
+  const row = await getNotificationRule(ctx.db, workspaceId, id);
   if (!row) throw new AppError("not_found", "Notification rule not found.");
   return row;
 }

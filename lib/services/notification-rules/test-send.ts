@@ -1,6 +1,7 @@
 // Test-send: one sample drift_detected notification straight to a rule's
 // destination (not through the outbox), so whoever set the rule up sees at
 // once whether the address, secret and filters of the channel work.
+import { getWorkspaceName } from "@/lib/db/queries/workspaces/get-workspace-name";
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { testSendSchema } from "@/lib/services/notification-rules/schemas";
@@ -23,7 +24,7 @@ export async function testSendRule({
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const rule = await getRuleRowOrThrow(ctx, id);
-  const workspace = await ctx.db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { name: true } });
+  const workspace = { name: await getWorkspaceName(ctx.db, workspaceId) };
   const now = ctx.now;
   const testId = `test-${randomUUID()}`;
   const payload = buildDriftEventPayload({

@@ -1,5 +1,7 @@
 // A notification rule's changes; settings merge into the stored ones, so a
 // secret left out is kept.
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
+import { updateNotificationRule as writeRule } from "@/lib/db/queries/notification-rules/update-notification-rule";
 import type { z } from "zod";
 import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
@@ -26,11 +28,8 @@ export async function updateRule({ ctx, input: { id, ...input } }: { ctx: Reques
     environments: input.environments ?? current.environments, teams: input.teams ?? current.teams,
   });
   const row = await ctx.db.$transaction(async (tx) => {
-    const updated = await tx.notificationRule.update({
-      where: { id: current.id },
-      data: { name: input.name, channel, config: config as Prisma.InputJsonValue, ...filters, allowPrivate, enabled: input.enabled },
-    });
-    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "notification_rule.updated", subject: updated.name, data: { id } } });
+    const updated = await writeRule(tx, current.id, { name: input.name, channel, config: config as Prisma.InputJsonValue, ...filters, allowPrivate, enabled: input.enabled });
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "notification_rule.updated", subject: updated.name, data: { id } });
     return updated;
   });
   return toRuleOut(row);

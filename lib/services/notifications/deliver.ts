@@ -14,6 +14,10 @@
 // So delivery is at least once, never lost across restarts, and every attempt
 // of one delivery carries the same X-Driftwatch-Delivery id (and e-mail the
 // same Message-ID): a receiver that drops ids it has seen gets each event once.
+import { listNotificationRulesById } from "@/lib/db/queries/notification-rules/list-notification-rules-by-id";
+import { markDeliveryFailed, markDeliveryRetry, markDeliverySent } from "@/lib/db/queries/notifications/finish-delivery";
+import { leaseDueDeliveries as leaseDeliveries, type LeasedDelivery } from "@/lib/db/queries/notifications/lease-due-deliveries";
+import { listEventPayloads } from "@/lib/db/queries/notifications/list-event-payloads";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { sendNotification, type Channel, type DeliveryResult, type SendNotificationInput } from "@/lib/adapters/channels";
@@ -55,7 +59,7 @@ export type DeliverOptions = {
 
 export type DeliverResult = { leased: number; sent: number; retried: number; failed: number };
 
-type Leased = { id: string; event_id: string; rule_id: string; attempts: number; created_at: Date; leased_until: Date };
+type Leased = LeasedDelivery;
 
 export async function leaseDueDeliveries(deps: Pick<DeliverCtx, "db" | "config">, now: Date, opts: DeliverOptions = {}): Promise<Leased[]> {
   const until = new Date(now.getTime() + (opts.leaseMs ?? LEASE_MS));
@@ -67,19 +71,7 @@ export async function leaseDueDeliveries(deps: Pick<DeliverCtx, "db" | "config">
   // A worker without SMTP leaves e-mail to one that has it (the rule could not have been made without it).
   const hasSmtp = Boolean(deps.config.smtpUrl);
   const workspaceId = opts.workspaceId ?? null;
-  return deps.db.$queryRaw<Leased[]>`
-    UPDATE deliveries d SET leased_until = ${until}, attempts = d.attempts + 1
-    WHERE d.id IN (
-      SELECT x.id FROM deliveries x
-      JOIN notification_rules r ON r.id = x.rule_id
-      WHERE x.state = 'pending' AND (x.next_attempt_at <= ${now} OR x.next_attempt_at > ${farAhead})
-        AND (x.leased_until IS NULL OR x.leased_until <= ${now} OR x.leased_until > ${fromSetBackClock})
-        AND (r.channel <> 'email' OR ${hasSmtp})
-        AND (${workspaceId}::uuid IS NULL OR r.workspace_id = ${workspaceId}::uuid)
-      ORDER BY x.next_attempt_at, x.id
-      LIMIT ${opts.limit ?? BATCH}
-      FOR UPDATE OF x SKIP LOCKED)
-    RETURNING d.id::text, d.event_id::text, d.rule_id::text, d.attempts, d.created_at, d.leased_until`;
+  return leaseDeliveries(deps.db, { now, until, farAhead, fromSetBackClock }, { hasSmtp, workspaceId, limit: opts.limit ?? BATCH });
 }
 
 // A run lasts up to the time budget, so its clock moves on from the tick's instant.
@@ -94,8 +86,8 @@ export async function deliverDue({ ctx, input: opts = {} }: { ctx: DeliverCtx; i
     total.leased += leased.length;
     if (leased.length === 0) break;
     const [rules, events] = await Promise.all([
-      deps.db.notificationRule.findMany({ where: { id: { in: [...new Set(leased.map((d) => d.rule_id))] } } }),
-      deps.db.event.findMany({ where: { id: { in: [...new Set(leased.map((d) => d.event_id))] } }, select: { id: true, payload: true } }),
+      listNotificationRulesById(deps.db, [...new Set(leased.map((d) => d.rule_id))]),
+      listEventPayloads(deps.db, [...new Set(leased.map((d) => d.event_id))]),
     ]);
     const ruleBy = new Map(rules.map((r) => [r.id, r] as const));
     const eventBy = new Map(events.map((e) => [e.id, e.payload as NotificationPayload] as const));
@@ -133,16 +125,12 @@ async function deliverOne(deps: DeliverDeps, d: Leased, rule: RuleRow | undefine
   });
   if (result.ok) {
     // Its own statement, committed at once: nothing else rides on it.
-    await deps.db.$executeRaw`
-      UPDATE deliveries SET state = 'sent', sent_at = ${now}, leased_until = NULL, last_error = ${result.warning ?? null}
-      WHERE id = ${d.id}::uuid AND state = 'pending' AND leased_until = ${d.leased_until}`;
+    await markDeliverySent(deps.db, d, now, result.warning ?? null);
     return "sent";
   }
   const next = planNextAttempt({ attempts: d.attempts, firstAttemptAt: d.created_at, now, failure: result, jitter: (deps.random ?? Math.random)() });
   if (next.action === "retry") {
-    await deps.db.$executeRaw`
-      UPDATE deliveries SET next_attempt_at = ${next.nextAttemptAt}, leased_until = NULL, last_error = ${result.error}
-      WHERE id = ${d.id}::uuid AND state = 'pending' AND leased_until = ${d.leased_until}`;
+    await markDeliveryRetry(deps.db, d, next.nextAttemptAt, result.error);
     return "retried";
   }
   const why = next.reason === "expired" ? `${result.error} (gave up after a day of retries)` : result.error;
@@ -151,7 +139,5 @@ async function deliverOne(deps: DeliverDeps, d: Leased, rule: RuleRow | undefine
 }
 
 async function markFailed(db: Db, d: Leased, error: string): Promise<void> {
-  await db.$executeRaw`
-    UPDATE deliveries SET state = 'failed', leased_until = NULL, last_error = ${error}
-    WHERE id = ${d.id}::uuid AND state = 'pending' AND leased_until = ${d.leased_until}`;
+  await markDeliveryFailed(db, d, error);
 }

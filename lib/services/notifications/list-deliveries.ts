@@ -1,5 +1,6 @@
 // Deliveries of one rule, newest first, with their failures: for admins, who
 // can see where notifications went and why some did not arrive.
+import { listDeliveries as readDeliveries } from "@/lib/db/queries/notifications/list-deliveries";
 import type { z } from "zod";
 import type { deliveryQuerySchema, deliverySchema } from "@/lib/services/notifications/schemas";
 import type { NotificationPayload } from "@/lib/domain/notifications";
@@ -17,12 +18,7 @@ function summaryOf(payload: NotificationPayload | null): string {
 export async function listDeliveries({ ctx, input: { id, ...query } }: { ctx: RequestCtx; input: { id: string } & z.infer<typeof deliveryQuerySchema> }): Promise<{ items: DeliveryOut[] }> {
   requireRole(ctx.actor, "admin");
   const rule = await getRuleRowOrThrow(ctx, id);
-  const rows = await ctx.db.delivery.findMany({
-    where: { ruleId: rule.id, ...(query.state ? { state: query.state } : {}) },
-    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    take: query.limit ?? 100,
-    include: { event: { select: { type: true, payload: true } } },
-  });
+  const rows = await readDeliveries(ctx.db, rule.id, { state: query.state, limit: query.limit ?? 100 });
   return {
     items: rows.map((d) => ({
       id: d.id,

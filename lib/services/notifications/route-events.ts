@@ -2,6 +2,10 @@
 // matching enabled rule, and is marked routed, in one transaction. Several
 // workers split the events with FOR UPDATE SKIP LOCKED; the unique
 // (event, rule) pair makes a repeated fan-out harmless.
+import { listEnabledRuleFilters } from "@/lib/db/queries/notification-rules/list-enabled-rule-filters";
+import { createDeliveries } from "@/lib/db/queries/notifications/create-deliveries";
+import { leaseUnroutedEvents } from "@/lib/db/queries/notifications/lease-unrouted-events";
+import { markEventsRouted } from "@/lib/db/queries/notifications/mark-events-routed";
 import type { Db } from "@/lib/db/client";
 import type { TickCtx } from "../context";
 import { payloadForRule, type NotificationPayload } from "@/lib/domain/notifications";
@@ -22,18 +26,10 @@ export async function routeEvents({ ctx: deps }: { ctx: Pick<TickCtx, "db" | "no
 
 async function routeBatch({ db, now }: { db: Db; now: Date }): Promise<RouteResult> {
   return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; workspace_id: string; payload: unknown }[]>`
-      SELECT id::text, workspace_id::text, payload FROM events
-      WHERE routed_at IS NULL
-      ORDER BY created_at, id
-      LIMIT ${BATCH}
-      FOR UPDATE SKIP LOCKED`;
+    const events = await leaseUnroutedEvents(tx, BATCH);
     if (events.length === 0) return { events: 0, deliveries: 0 };
     const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-    const rules = await tx.notificationRule.findMany({
-      where: { workspaceId: { in: workspaces }, enabled: true },
-      select: { id: true, workspaceId: true, events: true, kinds: true, services: true, environments: true, teams: true },
-    });
+    const rules = await listEnabledRuleFilters(tx, workspaces);
     const deliveries: { eventId: string; ruleId: string; nextAttemptAt: Date; createdAt: Date }[] = [];
     for (const event of events) {
       for (const rule of rules) {
@@ -42,8 +38,8 @@ async function routeBatch({ db, now }: { db: Db; now: Date }): Promise<RouteResu
         deliveries.push({ eventId: event.id, ruleId: rule.id, nextAttemptAt: now, createdAt: now });
       }
     }
-    const created = deliveries.length ? await tx.delivery.createMany({ data: deliveries, skipDuplicates: true }) : { count: 0 };
-    await tx.$executeRaw`UPDATE events SET routed_at = ${now} WHERE id = ANY(${events.map((e) => e.id)}::uuid[])`;
-    return { events: events.length, deliveries: created.count };
+    const created = await createDeliveries(tx, deliveries);
+    await markEventsRouted(tx, events.map((e) => e.id), now);
+    return { events: events.length, deliveries: created };
   });
 }

@@ -3,6 +3,9 @@
 // one `upgrade_plan` event for the ISO week (dedupeKey `upgrade_plan:<week>`),
 // carrying the updates list without its acknowledged lines. A server that was
 // down on Monday catches up later that week; a missed week is not sent late.
+import { createEvent } from "@/lib/db/queries/notifications/create-event";
+import { listWorkspacesDuePlan } from "@/lib/db/queries/notifications/list-workspaces-due-plan";
+import { findWorkspaceName } from "@/lib/db/queries/workspaces/find-workspace-name";
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db/client";
 import { buildUpgradePlanPayload, type UpgradePlanLine } from "@/lib/domain/notifications";
@@ -33,28 +36,22 @@ export async function weeklyPlanTick({ ctx: deps }: { ctx: TickCtx }): Promise<{
   const week = isoWeekOf(deps.now);
   if (deps.now < planTimeOfWeek(deps.now)) return { week, emitted: 0 };
   const dedupeKey = `upgrade_plan:${week}`;
-  const due = await deps.db.$queryRaw<{ workspace_id: string }[]>`
-    SELECT DISTINCT r.workspace_id::text FROM notification_rules r
-    WHERE r.enabled AND 'upgrade_plan' = ANY(r.events)
-      AND NOT EXISTS (SELECT 1 FROM events e WHERE e.workspace_id = r.workspace_id AND e.dedupe_key = ${dedupeKey})`;
+  const due = await listWorkspacesDuePlan(deps.db, dedupeKey);
   let emitted = 0;
-  for (const { workspace_id: workspaceId } of due) {
+  for (const workspaceId of due) {
     emitted += await emitPlan(deps, workspaceId, dedupeKey);
   }
   return { week, emitted };
 }
 
 async function emitPlan(deps: TickCtx, workspaceId: string, dedupeKey: string): Promise<number> {
-  const workspace = await deps.db.workspace.findUnique({ where: { id: workspaceId }, select: { name: true } });
-  if (!workspace) return 0;
+  const name = await findWorkspaceName(deps.db, workspaceId);
+  if (name === null) return 0;
   const lines = await loadPlanLines(deps, workspaceId);
   const id = randomUUID();
-  const payload = buildUpgradePlanPayload({ planId: id, occurredAt: deps.now, workspace: workspace.name, baseUrl: deps.config.baseUrl, lines });
-  const written = await deps.db.event.createMany({
-    data: [{ id, workspaceId, type: "upgrade_plan", dedupeKey, payload: payload as unknown as Prisma.InputJsonValue, createdAt: deps.now }],
-    skipDuplicates: true,
-  });
-  return written.count;
+  const payload = buildUpgradePlanPayload({ planId: id, occurredAt: deps.now, workspace: name, baseUrl: deps.config.baseUrl, lines });
+  const written = await createEvent(deps.db, { id, workspaceId, type: "upgrade_plan", dedupeKey, payload: payload as unknown as Prisma.InputJsonValue, createdAt: deps.now });
+  return written ? 1 : 0;
 }
 
 /** The updates list's open lines (put-off ones left out), most urgent first, read as the workspace itself. */

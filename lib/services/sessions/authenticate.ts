@@ -1,6 +1,9 @@
 // Bearer credentials → an actor. API tokens (dw_…) act with their role in
 // their workspace; agent keys (dwa_…) can only report.
-import { Prisma, queryRows, type Db } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
+import { listMembershipsOfUser } from "@/lib/db/queries/members/list-memberships-of-user";
+import { getCredential, type CredentialRow } from "@/lib/db/queries/sessions/get-credential";
+import { touchCredential } from "@/lib/db/queries/sessions/touch-credential";
 import { AGENT_KEY_PREFIX, hashSecret, TOKEN_PREFIX } from "@/lib/auth/secrets";
 import type { Actor, Role } from "../context";
 
@@ -14,8 +17,6 @@ export async function authenticateBearer(db: Db, value: string, now: Date): Prom
   return (await authenticateBearerWithSnapshot(db, value, now)).actor;
 }
 
-type CredentialRow = { id: string; workspace_id: string; name: string; role: Role | null; revoked: boolean; last_used_at: Date | null; snapshot: string | null };
-
 /**
  * The actor, and the database's transaction snapshot read in the same round
  * trip (null on a standby): a request that reads cached insights next needs no
@@ -28,28 +29,17 @@ export async function authenticateBearerWithSnapshot(db: Db, value: string, now:
   const stale = new Date(now.getTime() - TOUCH_EVERY_MS);
   const agent = value.startsWith(AGENT_KEY_PREFIX);
   if (!agent && !value.startsWith(TOKEN_PREFIX)) return { actor: null, snapshot: null };
-  const rows = agent
-    ? await queryRows<CredentialRow>(db, Prisma.sql`
-        SELECT k.id::text, k.workspace_id::text, k.name, NULL AS role, k.revoked_at IS NOT NULL AS revoked, k.last_used_at, ${SNAPSHOT} AS snapshot
-        FROM (SELECT 1) AS one LEFT JOIN agent_keys k ON k.hash = ${hash}`)
-    : await queryRows<CredentialRow>(db, Prisma.sql`
-        SELECT t.id::text, t.workspace_id::text, t.name, t.role::text AS role, t.revoked_at IS NOT NULL AS revoked, t.last_used_at, ${SNAPSHOT} AS snapshot
-        FROM (SELECT 1) AS one LEFT JOIN api_tokens t ON t.hash = ${hash}`);
-  const row = rows[0];
+  const row = await getCredential(db, hash, agent);
   const snapshot = row?.snapshot ?? null;
   if (!row || row.id === null || row.revoked) return { actor: null, snapshot };
   if (!row.last_used_at || row.last_used_at < stale) {
-    if (agent) await db.agentKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
-    else await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+    await touchCredential(db, row.id, agent, now);
     // The touch is a transaction of its own, but changes nothing an insight shows: the snapshot read
     // before it still describes this request's view.
     return { actor: actorOf(agent, row), snapshot };
   }
   return { actor: actorOf(agent, row), snapshot };
 }
-
-/** The transaction snapshot (which transactions had finished), except on a standby. */
-const SNAPSHOT = Prisma.raw("CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_snapshot()::text END");
 
 function actorOf(agent: boolean, row: CredentialRow): Actor {
   return agent
@@ -59,11 +49,7 @@ function actorOf(agent: boolean, row: CredentialRow): Actor {
 
 /** A signed-in user's actor in the workspace they chose (cookie), else their first one. */
 export async function actorForUser(db: Db, userId: string, preferredWorkspaceId: string | null): Promise<Actor | null> {
-  const memberships = await db.membership.findMany({
-    where: { userId },
-    include: { user: { select: { email: true } } },
-    orderBy: { createdAt: "asc" },
-  });
+  const memberships = await listMembershipsOfUser(db, userId);
   const chosen = memberships.find((m) => m.workspaceId === preferredWorkspaceId) ?? memberships[0];
   if (!chosen) return null;
   return { kind: "user", userId, email: chosen.user.email, workspaceId: chosen.workspaceId, role: chosen.role };

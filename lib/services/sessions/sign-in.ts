@@ -2,6 +2,10 @@
 // e-mail (or 20 from one address) within 15 minutes, answer rate_limited with
 // how long to wait. Failures are rows in login_attempts, so every web server
 // sharing the database counts the same attempts.
+import { createLoginFailures } from "@/lib/db/queries/sessions/create-login-failures";
+import { deleteLoginFailures } from "@/lib/db/queries/sessions/delete-login-failures";
+import { listRecentLoginFailures } from "@/lib/db/queries/sessions/list-recent-login-failures";
+import { getUserByEmail } from "@/lib/db/queries/users/get-user-by-email";
 import type { Db } from "@/lib/db/client";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 
@@ -22,9 +26,9 @@ let dummyHash: Promise<string> | undefined;
 /** Seconds until the `limit`-th newest failure for `key` leaves the window, or 0 when under the limit. */
 async function waitFor(db: Db, key: string, limit: number, now: Date): Promise<number> {
   const since = new Date(now.getTime() - WINDOW_MS);
-  const recent = await db.loginAttempt.findMany({ where: { key, at: { gte: since } }, orderBy: { at: "desc" }, take: limit, select: { at: true } });
+  const recent = await listRecentLoginFailures(db, key, since, limit);
   if (recent.length < limit) return 0;
-  return Math.max(1, Math.ceil((recent[limit - 1]!.at.getTime() + WINDOW_MS - now.getTime()) / 1000));
+  return Math.max(1, Math.ceil((recent[limit - 1]!.getTime() + WINDOW_MS - now.getTime()) / 1000));
 }
 
 /** Whether this e-mail or address must wait before trying again (0: may try now). */
@@ -38,15 +42,13 @@ export async function signInWithPassword({ db, now }: Deps, input: { email: stri
   const retryAfterSeconds = await signInRetryAfter({ db, now }, input);
   if (retryAfterSeconds > 0) return { kind: "rate_limited", retryAfterSeconds };
 
-  const user = await db.user.findUnique({ where: { email: input.email } });
+  const user = await getUserByEmail(db, input.email);
   dummyHash ??= hashPassword("not-a-real-password");
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
   if (!user || !ok) {
-    await db.loginAttempt.createMany({
-      data: [{ key: `email:${input.email}`, at: now() }, { key: `ip:${input.ip}`, at: now() }],
-    });
+    await createLoginFailures(db, [`email:${input.email}`, `ip:${input.ip}`], now());
     return { kind: "invalid" };
   }
-  await db.loginAttempt.deleteMany({ where: { key: `email:${input.email}` } });
+  await deleteLoginFailures(db, `email:${input.email}`);
   return { kind: "ok", user: { id: user.id, email: user.email, name: user.name } };
 }

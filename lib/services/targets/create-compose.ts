@@ -1,6 +1,10 @@
 // A Compose-in-Git target: the server reads its Compose files from a branch.
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
+import { createEnvironmentLast } from "@/lib/db/queries/environments/create-environment-last";
+import { getEnvironment } from "@/lib/db/queries/environments/get-environment";
+import { createComposeTarget as insertComposeTarget } from "@/lib/db/queries/targets/create-compose-target";
+import { getTarget } from "@/lib/db/queries/targets/get-target";
 import type { z } from "zod";
-import { Prisma } from "@/lib/db/client";
 import { AppError } from "@/lib/domain/errors";
 import { checkDestination, systemResolve, type Resolve } from "@/lib/net/destination";
 import { actorLabel, hasRole, requireRole, workspaceOf, type RequestCtx } from "../context";
@@ -46,19 +50,12 @@ export async function createComposeTarget({ ctx, input, resolve = systemResolve 
   await checkRepositoryHost(ctx, input.repository_url, resolve);
   const name = input.name ?? `compose@${input.environment}`;
   const created = await ctx.db.$transaction(async (tx) => {
-    let env = await tx.environment.findUnique({ where: { workspaceId_name: { workspaceId, name: input.environment } } });
-    if (!env) {
-      const last = await tx.environment.aggregate({ where: { workspaceId }, _max: { position: true } });
-      env = await tx.environment.create({ data: { workspaceId, name: input.environment, position: (last._max.position ?? 0) + 10 } });
-    }
-    const exists = await tx.target.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
+    const env = (await getEnvironment(tx, workspaceId, input.environment)) ?? (await createEnvironmentLast(tx, workspaceId, input.environment));
+    const exists = await getTarget(tx, workspaceId, name);
     if (exists) throw new AppError("conflict", `Target ${name} already exists.`);
     const config = { repository_url: input.repository_url, branch: input.branch, paths: input.paths };
-    const t = await tx.target.create({
-      data: { workspaceId, environmentId: env.id, name, kind: "compose_git", config: config as Prisma.InputJsonValue, refreshDueAt: ctx.now },
-      include: { environment: { select: { name: true } } },
-    });
-    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "target.created", subject: name, data: config } });
+    const t = await insertComposeTarget(tx, { workspaceId, environmentId: env.id, name, config, refreshDueAt: ctx.now });
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "target.created", subject: name, data: config });
     return t;
   });
   return toTargetOut(created, 0);

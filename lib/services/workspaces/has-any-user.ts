@@ -1,6 +1,7 @@
 // Whether first-run setup has happened.
+import { countUsers } from "@/lib/db/queries/users/count-users";
 import type { Db } from "@/lib/db/client";
 
 export async function hasAnyUser(db: Db): Promise<boolean> {
-  return (await db.user.count()) > 0;
+  return (await countUsers(db)) > 0;
 }

@@ -1,5 +1,11 @@
 // First run: a workspace and its owner. Idempotent for the same values;
 // refuses to change an existing owner's password or take over a workspace.
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
+import { createMembership } from "@/lib/db/queries/members/create-membership";
+import { createUser } from "@/lib/db/queries/users/create-user";
+import { getUserByEmail } from "@/lib/db/queries/users/get-user-by-email";
+import { createWorkspace } from "@/lib/db/queries/workspaces/create-workspace";
+import { getWorkspaceWithMembers } from "@/lib/db/queries/workspaces/get-workspace-with-members";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/domain/errors";
 import type { RequestCtx } from "../context";
@@ -14,14 +20,14 @@ export async function setupWorkspace({ ctx: { db }, input: raw }: { ctx: Pick<Re
     throw new AppError("invalid_input", `${String(issue.path[0] ?? "input")}: ${issue.message}`);
   }
   const input = parsed.data;
-  const existingUser = await db.user.findUnique({ where: { email: input.email } });
+  const existingUser = await getUserByEmail(db, input.email);
   if (existingUser && !(await verifyPassword(existingUser.passwordHash, input.password))) {
     throw new AppError("conflict", `A user ${input.email} already exists with another password.`);
   }
   const passwordHash = existingUser ? existingUser.passwordHash : await hashPassword(input.password);
   return db.$transaction(async (tx) => {
-    const user = existingUser ?? (await tx.user.create({ data: { email: input.email, passwordHash, name: input.name ?? null } }));
-    const existingWs = await tx.workspace.findUnique({ where: { name: input.workspace }, include: { memberships: true } });
+    const user = existingUser ?? (await createUser(tx, { email: input.email, passwordHash, name: input.name ?? null }));
+    const existingWs = await getWorkspaceWithMembers(tx, input.workspace);
     if (existingWs) {
       const mine = existingWs.memberships.find((m) => m.userId === user.id);
       if (!mine || mine.role !== "owner") {
@@ -29,9 +35,9 @@ export async function setupWorkspace({ ctx: { db }, input: raw }: { ctx: Pick<Re
       }
       return { workspaceId: existingWs.id, userId: user.id, created: { workspace: false, user: !existingUser } };
     }
-    const ws = await tx.workspace.create({ data: { name: input.workspace } });
-    await tx.membership.create({ data: { workspaceId: ws.id, userId: user.id, role: "owner" } });
-    await tx.auditEntry.create({ data: { workspaceId: ws.id, actor: `user:${user.email}`, action: "workspace.created", subject: ws.name } });
+    const ws = await createWorkspace(tx, input.workspace);
+    await createMembership(tx, { workspaceId: ws.id, userId: user.id, role: "owner" });
+    await createAuditEntry(tx, { workspaceId: ws.id, actor: `user:${user.email}`, action: "workspace.created", subject: ws.name });
     return { workspaceId: ws.id, userId: user.id, created: { workspace: true, user: !existingUser } };
   });
 }

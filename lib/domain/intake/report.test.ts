@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoInstant, reportFingerprint, splitImage } from "./record";
+import { isoInstant, reportFingerprint, splitImage } from "./report";
 
 describe("isoInstant", () => {
   it.each([

@@ -1,0 +1,5 @@
+import type { DbTx } from "@/lib/db/client";
+
+export async function listEnvironmentNames(db: DbTx, workspaceId: string, ids: string[]): Promise<{ id: string; name: string }[]> {
+  return db.environment.findMany({ where: { workspaceId, id: { in: ids } }, select: { id: true, name: true } });
+}

@@ -1,0 +1,5 @@
+import type { DbTx } from "@/lib/db/client";
+
+export async function deleteNotificationRule(db: DbTx, id: string): Promise<void> {
+  await db.notificationRule.delete({ where: { id } });
+}
