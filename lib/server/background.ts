@@ -4,6 +4,7 @@
 import cron from "node-cron";
 import type { Config } from "@/lib/config";
 import { createDb } from "@/lib/db/client";
+import { HostWarnings } from "@/lib/domain/upstream";
 import { log } from "@/lib/log";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { deliverDue } from "@/lib/services/notifications/deliver";
@@ -21,12 +22,24 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
   const db = createDb(opts.databaseUrl, { max: 8 });
   const deps = { db, config: opts.config, clients: getUpstreamClients(opts.config), now: () => new Date() };
   let running: Promise<void> | null = null;
+  // A failing registry is one warning per host per hour, not a line per repository.
+  const hostWarnings = new HostWarnings();
 
   const tick = async () => {
     const checks = await runCheckTick(deps);
     if (checks.leased > 0) {
-      const failed = checks.outcomes.flatMap((o) => (o.status === "failed" ? [o.error] : []));
-      log.info(`checked ${checks.leased} repositories${failed.length ? `, ${failed.length} failed (first: ${failed[0]})` : ""}`);
+      const failing = new Map<string, { error: string; repositories: number }>();
+      for (const o of checks.outcomes) {
+        if (o.status !== "failed") continue;
+        const entry = failing.get(o.host);
+        if (entry) entry.repositories++;
+        else failing.set(o.host, { error: o.error, repositories: 1 });
+      }
+      for (const o of checks.outcomes) if (o.status === "ok" && o.host && !failing.has(o.host)) hostWarnings.recovered(o.host);
+      for (const [host, { error, repositories }] of failing) {
+        if (hostWarnings.shouldWarn(host || "(check)", deps.now())) log.warn(`upstream check failing on ${host || "(no host)"} for ${repositories} repositories: ${error}`);
+      }
+      log.debug(`checked ${checks.leased} repositories, ${checks.outcomes.filter((o) => o.status === "failed").length} failed`);
     }
     const compose = await refreshComposeTargets({ ctx: { db, config: opts.config, now: new Date() } });
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
