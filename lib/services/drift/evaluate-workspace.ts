@@ -188,7 +188,7 @@ async function loadLiveRecords(db: Db, workspaceId: string): Promise<DriftRecord
 async function loadOpenAcks(db: Db, workspaceId: string, now: Date): Promise<AckRecord[]> {
   return db.ack.findMany({
     where: { workspaceId, liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-    select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
+    select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, skipVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
   });
 }
 

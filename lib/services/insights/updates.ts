@@ -30,14 +30,14 @@ export async function buildUpdateLines({ ctx, input: query }: { ctx: RequestCtx;
     ctx.db.ack.findMany({
       where: { workspaceId, AND: [{ OR: [{ liftedAt: null }, { liftedAt: { gt: now } }] }, { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }] },
       orderBy: { createdAt: "asc" },
-      select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
+      select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, skipVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
     }),
   ]);
 
   // Reasons come from the kind, the jump and the end-of-life date (the drift inputs' cycles).
   const drifts: UpdateDrift[] = driftRows;
   const acks: AckRecord[] = ackRows;
-  const built = buildUpdates({ drifts, services: fleet.services, environments: fleet.environments, current: fleet.current, acks, releaseNotes: () => null, now });
+  const built = buildUpdates({ drifts, services: fleet.services, environments: fleet.environments, current: fleet.current, acks, releaseNotes: () => null, upstreamStates: fleet.upstreamStates, now });
 
   // Release notes only for the versions the lines point at.
   const all = [...built.items, ...built.acknowledged];
@@ -79,7 +79,13 @@ export function toLineOut(l: UpdateLine): LineOut {
     target_version: l.target_version,
     release_notes_url: l.release_notes_url,
     reason: l.reason,
+    reasons: l.reasons,
+    promote: l.promote,
+    upstream_state: l.upstream_state,
     open_since: l.open_since.toISOString(),
-    ack: l.ack === null ? null : { id: l.ack.id, kind: l.ack.kind, until_version: l.ack.until_version, expires_at: l.ack.expires_at?.toISOString() ?? null },
+    ack:
+      l.ack === null
+        ? null
+        : { id: l.ack.id, kind: l.ack.kind, until_version: l.ack.until_version, skip_version: l.ack.skip_version, expires_at: l.ack.expires_at?.toISOString() ?? null },
   };
 }

@@ -7,6 +7,7 @@ import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/polic
 import { displayTag } from "@/lib/domain/running-version";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { workspaceOf, type RequestCtx } from "../context";
+import { upstreamStatusOf } from "../upstream/status";
 import { loadEolForRuns, type EolLookup } from "../eol/status";
 import { cachedInsight } from "../cache/insights-cache";
 import { cachedDriftInputs } from "../insights/fleet";
@@ -106,11 +107,15 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
       const result = selectNewest({ running: newestRunning, tags, policy: { tag_filter: policy.tag_filter, prerelease: policy.prerelease } });
       newest = result.newest ?? (tags.includes(newestRunning) ? newestRunning : null);
     }
+    const status = upstreamStatusOf(s.upstream, ctx.now);
     return {
       name: s.name,
       team: s.team,
       application: s.application,
-      upstream: { repository, newest, checked_at: s.upstream?.checkedAt?.toISOString() ?? null, checked_by: s.upstream?.checkedBy ?? null },
+      upstream: {
+        repository, newest, checked_at: s.upstream?.checkedAt?.toISOString() ?? null, checked_by: s.upstream?.checkedBy ?? null,
+        state: status.state, error: status.error,
+      },
       cells,
     };
   });

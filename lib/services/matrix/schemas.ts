@@ -1,6 +1,7 @@
 // The matrix as the API shows it and the filters it accepts.
 import { z } from "zod";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { UPSTREAM_STATES } from "@/lib/domain/upstream";
 import { nullableTimestamp, timestamp } from "../schemas";
 
 export const eolSchema = z
@@ -20,6 +21,17 @@ export const matrixCellSchema = z
   })
   .meta({ id: "MatrixCell" });
 
+export const upstreamSchema = z
+  .object({
+    repository: z.string().nullable(),
+    newest: z.string().nullable().meta({ description: "Newest release of the running line that the last good check found" }),
+    checked_at: nullableTimestamp.meta({ description: "The last successful check" }),
+    checked_by: z.enum(["server", "agent"]).nullable(),
+    state: z.enum(UPSTREAM_STATES).meta({ description: "ok: the last check succeeded; failed; stale: no success for three check intervals; unchecked" }),
+    error: z.string().nullable().meta({ description: "Why, in one line, when failed or stale" }),
+  })
+  .meta({ id: "UpstreamStatus" });
+
 export const matrixSchema = z
   .object({
     environments: z.array(z.object({ name: z.string(), position: z.number().int(), production: z.boolean() })),
@@ -28,7 +40,7 @@ export const matrixSchema = z
         name: z.string(),
         team: z.string().nullable(),
         application: z.string().nullable(),
-        upstream: z.object({ repository: z.string().nullable(), newest: z.string().nullable(), checked_at: nullableTimestamp, checked_by: z.enum(["server", "agent"]).nullable() }),
+        upstream: upstreamSchema,
         cells: z.array(matrixCellSchema),
       }),
     ),

@@ -170,7 +170,7 @@ async function newReleases(
   const sources = new Map<string, ReleaseSource>();
   for (const f of facts) {
     if (!lines.has(f.id)) continue;
-    const described = describeService(f, { gitlabUrl: ctx.config.gitlabUrl });
+    const described = describeService(f, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now });
     const own = (f.policy ?? null) as Policy | null;
     const catalog = described.repository ? catalogFor(described.repository) : null;
     const { kind, repository } = described.release_source;
