@@ -2,9 +2,12 @@
 // own: delivery (the same figures as /api/v1/delivery?window=30d), open
 // drift, upstream checks by registry host, agent report age, outbox depth.
 import { Gauge, Registry } from "prom-client";
+import { loadUpstreamCheckStates } from "@/lib/db/queries/upstream-check-states";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { countUpstreamStates } from "@/lib/domain/upstream";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { listServerRegistries } from "../upstream/list-server-registries";
+import { upstreamStatusOf } from "../upstream/status";
 import { cachedInsight } from "../cache/insights-cache";
 import { getDelivery } from "./delivery";
 
@@ -22,13 +25,14 @@ export async function renderMetrics({ ctx }: { ctx: RequestCtx }): Promise<{ tex
 
 async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string }> {
   const now = ctx.now;
-  const [delivery, drifts, hosts, targets, pending, registries] = await Promise.all([
+  const [delivery, drifts, hosts, targets, pending, registries, checkStates] = await Promise.all([
     getDelivery({ ctx, input: { window: METRICS_DELIVERY_WINDOW } }),
     ctx.db.drift.groupBy({ by: ["kind"], where: { workspaceId, active: true }, _count: { _all: true } }),
     loadHostStats(ctx, workspaceId),
     ctx.db.target.findMany({ where: { workspaceId, kind: { not: "compose_git" }, lastReportAt: { not: null } }, select: { name: true, lastReportAt: true } }),
     ctx.db.delivery.count({ where: { state: "pending", event: { workspaceId } } }),
     listServerRegistries({ ctx }),
+    loadUpstreamCheckStates(ctx.db, workspaceId),
   ]);
 
   const registry = new Registry();
@@ -61,6 +65,10 @@ async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ tex
     failures.set(labels, h.failures);
     failing.set(labels, h.failing);
   }
+
+  const byState = gauge("driftwatch_upstream_repositories_by_state", "Upstream repositories by registry host and state (ok, failed, stale, unchecked)", ["host", "state"]);
+  const states = checkStates.map((r) => ({ host: r.host, state: upstreamStatusOf(r, now).state }));
+  for (const c of countUpstreamStates(states)) byState.set({ host: c.host, state: c.state }, c.repositories);
 
   const age = gauge("driftwatch_agent_report_age_seconds", "Seconds since the target's agent last reported", ["target"]);
   for (const t of targets) if (t.lastReportAt) age.set({ target: t.name }, Math.max(0, (now.getTime() - t.lastReportAt.getTime()) / 1000));
