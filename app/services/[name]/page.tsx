@@ -11,6 +11,7 @@ import { ReleasesList } from "@/components/service/releases-list";
 import { RunsTable } from "@/components/service/runs-table";
 import { VersionTimeline } from "@/components/service/timeline";
 import { UpstreamCard } from "@/components/service/upstream-card";
+import { upstreamNote } from "@/components/matrix/cell-text";
 import { NAME_RE } from "@/lib/api/schemas/common";
 import { AppError } from "@/lib/domain/errors";
 import type { DriftKind } from "@/lib/domain/policy";
@@ -59,6 +60,7 @@ export default async function ServicePage({ params }: { params: Params }) {
   const addresses = isMember ? await listBadgeAddresses({ ctx, input: { name, environments: (detail.row?.cells ?? []).map((c) => c.environment) } }) : null;
   const { service } = detail;
   const overall = detail.badges[0];
+  const upstreamHeader = service.repository ? upstreamNote(service.upstream, now) : null;
   const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;
 
   return (
@@ -72,6 +74,7 @@ export default async function ServicePage({ params }: { params: Params }) {
             {service.application ? <span>Application <strong>{service.application}</strong></span> : null}
             {service.repository ? <span className="mono">{service.repository}</span> : null}
           </p>
+          {upstreamHeader ? <p className={`upstream-state tone-${upstreamHeader.tone} ${upstreamHeader.tone === "bad" ? "alert compact" : "muted"}`} data-testid="upstream-state" data-state={service.upstream.state}>Upstream {upstreamHeader.text}</p> : null}
         </div>
         {overall ? (
           <div className="head-state">
