@@ -47,7 +47,7 @@ function policyView(policy: Record<string, unknown>): PolicyView {
 
 const SOURCE_TEXT = { service: "own policy", catalog: "from catalog", default: "default policy" } as const;
 
-export default async function ServicePage({ params }: { params: Params }) {
+export default async function ServicePage({ params, searchParams }: { params: Params; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, workspaceName } = await requirePageSession();
   const name = decodeURIComponent((await params).name);
   if (!NAME_RE.test(name)) notFound();
@@ -59,7 +59,10 @@ export default async function ServicePage({ params }: { params: Params }) {
   const isMember = hasRole(ctx.actor, "member");
   const addresses = isMember ? await listBadgeAddresses({ ctx, input: { name, environments: (detail.row?.cells ?? []).map((c) => c.environment) } }) : null;
   const { service } = detail;
-  const overall = detail.badges[0];
+  // Opened from a matrix cell: that environment's row is marked and its badge heads the page.
+  const rawEnv = (await searchParams).env;
+  const focus = typeof rawEnv === "string" && detail.environments.some((e) => e.name === rawEnv) ? rawEnv : null;
+  const overall = (focus ? detail.badges.find((b) => b.environment === focus) : undefined) ?? detail.badges[0];
   const upstreamHeader = service.repository ? upstreamNote(service.upstream, now) : null;
   const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;
 
@@ -78,6 +81,7 @@ export default async function ServicePage({ params }: { params: Params }) {
         </div>
         {overall ? (
           <div className="head-state">
+            {focus ? <span className="muted">{focus}</span> : null}
             <BadgeStatePill state={overall.state} />
             {overall.version ? <span className="v">{overall.version}</span> : null}
           </div>
@@ -87,7 +91,8 @@ export default async function ServicePage({ params }: { params: Params }) {
       <div className="svc-grid">
         <section className="card span-2" aria-labelledby="runs-h">
           <h2 id="runs-h">Where it runs</h2>
-          <RunsTable detail={detail} now={now} />
+          {focus ? <p className="hint" data-testid="env-focus">At <a href={`#env-${focus}`}>{focus}</a>. <Link href={`/services/${encodeURIComponent(service.name)}`}>All environments</Link></p> : null}
+          <RunsTable detail={detail} now={now} focus={focus} />
         </section>
         <UpstreamCard detail={detail} now={now} canCheck={isMember} labelStatus={labelStatus} />
 

@@ -53,7 +53,10 @@ export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input:
 async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<WholeMatrix> {
   const [inputs, drifts] = await Promise.all([
     cachedDriftInputs(ctx, workspaceId),
-    ctx.db.drift.findMany({ where: { workspaceId, active: true }, select: { serviceId: true, environmentId: true, kind: true } }),
+    ctx.db.drift.findMany({
+      where: { workspaceId, active: true },
+      select: { serviceId: true, environmentId: true, kind: true, state: true, openedAt: true, announcedAt: true, running: true, expected: true },
+    }),
   ]);
   const { environments, facts } = inputs;
   const runsBy = new Map<string, CurrentRun[]>();
@@ -64,10 +67,15 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
   }
   const nameOf = new Map(facts.map((f) => [f.id, f.name] as const));
   const driftsBy = new Map<string, DriftKind[]>();
+  const detailsBy = new Map<string, Cell["drift_details"]>();
   const kinds = new Map<string, Set<DriftKind>>();
   for (const d of drifts) {
     const key = `${d.serviceId}:${d.environmentId}`;
     driftsBy.set(key, [...(driftsBy.get(key) ?? []), d.kind]);
+    if (d.state !== "resolved") {
+      const detail = { kind: d.kind, state: d.state, opened_at: d.openedAt.toISOString(), announced_at: d.announcedAt?.toISOString() ?? null, running: d.running, expected: d.expected };
+      detailsBy.set(key, [...(detailsBy.get(key) ?? []), detail]);
+    }
     const name = nameOf.get(d.serviceId);
     if (name === undefined) continue;
     let serviceKinds = kinds.get(name);
@@ -95,6 +103,7 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
         declared: running.length === 0,
         targets: here.map((r) => ({ name: r.targetName, tag: r.tag, version: r.version, digest: r.digest, since: r.since.toISOString(), declared: r.declared })),
         drifts: driftsBy.get(`${s.id}:${env.id}`) ?? [],
+        drift_details: detailsBy.get(`${s.id}:${env.id}`) ?? [],
         eol: oldest.version ? eol(s.id, oldest.version) : null,
       });
     }

@@ -17,6 +17,18 @@ export const matrixCellSchema = z
     declared: z.boolean().meta({ description: "True where the cell comes from Compose files in Git only" }),
     targets: z.array(z.object({ name: z.string(), tag: z.string(), version: z.string().nullable(), digest: z.string().nullable(), since: timestamp, declared: z.boolean() })),
     drifts: z.array(z.enum(DRIFT_KINDS)),
+    drift_details: z
+      .array(
+        z.object({
+          kind: z.enum(DRIFT_KINDS),
+          state: z.enum(["open", "announced"]),
+          opened_at: timestamp.meta({ description: "When the difference began according to history" }),
+          announced_at: nullableTimestamp,
+          running: z.string().nullable(),
+          expected: z.string().nullable(),
+        }),
+      )
+      .meta({ description: "Each live drift of the cell: kind, state and dates" }),
     eol: eolSchema.nullable(),
   })
   .meta({ id: "MatrixCell" });
