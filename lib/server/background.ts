@@ -14,6 +14,7 @@ import { refreshComposeTargets } from "@/lib/services/targets/refresh-compose";
 import { pruneInsightWrites } from "@/lib/services/cache/insights-cache";
 import { retentionTick } from "@/lib/services/retention/prune";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
+import { checkWarningLines } from "./check-warnings";
 import { getUpstreamClients } from "./upstream-clients";
 
 export type BackgroundWork = { stop: () => Promise<void>; runOnce: () => Promise<void> };
@@ -28,17 +29,7 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
   const tick = async () => {
     const checks = await runCheckTick(deps);
     if (checks.leased > 0) {
-      const failing = new Map<string, { error: string; repositories: number }>();
-      for (const o of checks.outcomes) {
-        if (o.status !== "failed") continue;
-        const entry = failing.get(o.host);
-        if (entry) entry.repositories++;
-        else failing.set(o.host, { error: o.error, repositories: 1 });
-      }
-      for (const o of checks.outcomes) if (o.status === "ok" && o.host && !failing.has(o.host)) hostWarnings.recovered(o.host);
-      for (const [host, { error, repositories }] of failing) {
-        if (hostWarnings.shouldWarn(host || "(check)", deps.now())) log.warn(`upstream check failing on ${host || "(no host)"} for ${repositories} repositories: ${error}`);
-      }
+      for (const line of checkWarningLines(checks.outcomes, hostWarnings, deps.now())) log.warn(line);
       log.debug(`checked ${checks.leased} repositories, ${checks.outcomes.filter((o) => o.status === "failed").length} failed`);
     }
     const compose = await refreshComposeTargets({ ctx: { db, config: opts.config, now: new Date() } });

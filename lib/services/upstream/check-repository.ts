@@ -59,8 +59,9 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
     if (isPrivateRepositoryError(err)) {
       await db.upstreamRepository.update({
         where: { id: repo.id },
-        // Not a failure: the agents check it from now on, and their reports set its state.
-        data: { checkedBy: "agent", lastError: null, leasedUntil: null, dueAt: new Date(now.getTime() + DAY) },
+        // Not a failure: the agents check it from now on and their reports set its state; until then it is
+        // unchecked, with the registry's answer kept as the reason.
+        data: { checkedBy: "agent", checkedAt: null, lastError: describeRegistryFailure(registryFailureOf(repo.host, err)), leasedUntil: null, dueAt: new Date(now.getTime() + DAY) },
       });
       return { status: "private" };
     }

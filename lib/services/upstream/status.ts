@@ -14,6 +14,8 @@ export function checkIntervalOf(checkedBy: "server" | "agent"): number {
 
 export function upstreamStatusOf(row: UpstreamCheckRow | null | undefined, now: Date): UpstreamStatus {
   if (!row) return { state: "unchecked", error: null, ageMs: null };
+  // Handed to the agents and none has reported it yet: not a failure, not known either.
+  if (row.checkedBy === "agent" && row.checkedAt === null) return { state: "unchecked", error: row.lastError, ageMs: null };
   return deriveUpstreamState({ lastAttemptAt: null, lastSuccessAt: row.checkedAt, lastError: row.lastError }, { checkIntervalMs: checkIntervalOf(row.checkedBy), now });
 }
 
