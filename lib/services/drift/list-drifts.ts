@@ -8,7 +8,7 @@ import { workspaceOf, type RequestCtx } from "../context";
 import { cachedInsight } from "../cache/insights-cache";
 import { loadRunningVersions } from "./running-versions";
 import { cachedDriftInputs } from "../insights/fleet";
-import { upstreamStatusOf } from "../upstream/status";
+import { nextUpstreamStaleAt, upstreamStatusOf } from "../upstream/status";
 
 type DriftOut = z.infer<typeof driftSchema>;
 type DriftQuery = z.infer<typeof driftQuerySchema>;
@@ -78,5 +78,7 @@ async function computeDrifts(ctx: RequestCtx, workspaceId: string, query: DriftQ
       upstream_state: upstreamState.get(r.serviceId) ?? "unchecked",
     })),
   };
-  return { list, validUntil: nextAckExpiry(acks, now)?.getTime() ?? null };
+  // Recomputed when an acknowledgement expires or an upstream state turns stale, whichever comes first.
+  const times = [nextAckExpiry(acks, now)?.getTime() ?? null, nextUpstreamStaleAt(inputs.facts.map((f) => f.upstream))].filter((t): t is number => t !== null && t > now.getTime());
+  return { list, validUntil: times.length ? Math.min(...times) : null };
 }

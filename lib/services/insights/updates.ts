@@ -6,8 +6,9 @@ import type { updatesQuerySchema, updatesSchema } from "@/lib/services/insights/
 import type { AckRecord } from "@/lib/domain/drift";
 import { buildUpdates, updatesChecklist, type UpdateDrift, type UpdateLine } from "@/lib/domain/insights";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
-import { cachedInsight } from "../cache/insights-cache";
-import { loadFleet } from "./fleet";
+import { cachedInsight, INSIGHTS_CACHE_TTL_MS } from "../cache/insights-cache";
+import { nextUpstreamStaleAt } from "../upstream/status";
+import { cachedDriftInputs, loadFleet } from "./fleet";
 import { lookupReleases } from "./releases";
 
 export type UpdatesQuery = z.infer<typeof updatesQuerySchema>;
@@ -56,10 +57,17 @@ export async function buildUpdateLines({ ctx, input: query }: { ctx: RequestCtx;
 export async function listUpdates({ ctx, input: query = {} }: { ctx: RequestCtx; input?: UpdatesQuery }): Promise<UpdatesOut> {
   requireRole(ctx.actor, "viewer");
   const key = `${workspaceOf(ctx.actor)}:updates:${JSON.stringify([query.team, query.environment, query.application])}`;
-  return cachedInsight(ctx, key, async () => {
-    const { items, acknowledged } = await buildUpdateLines({ ctx, input: query });
-    return { items: items.map(toLineOut), acknowledged: acknowledged.map(toLineOut) };
-  });
+  const { out } = await cachedInsight(
+    ctx,
+    key,
+    async () => {
+      const [{ items, acknowledged }, inputs] = await Promise.all([buildUpdateLines({ ctx, input: query }), cachedDriftInputs(ctx, workspaceOf(ctx.actor))]);
+      return { out: { items: items.map(toLineOut), acknowledged: acknowledged.map(toLineOut) }, staleAt: nextUpstreamStaleAt(inputs.facts.map((f) => f.upstream)) };
+    },
+    // A line's upstream_state turns stale with the clock alone.
+    { validUntil: (r, at) => Math.min(at + INSIGHTS_CACHE_TTL_MS, r.staleAt !== null && r.staleAt > at ? r.staleAt : Number.POSITIVE_INFINITY) },
+  );
+  return out;
 }
 
 /** Markdown checkboxes of the lines not put off (the page's copy-as-checklist action). */

@@ -7,7 +7,8 @@ import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/polic
 import { displayTag } from "@/lib/domain/running-version";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { workspaceOf, type RequestCtx } from "../context";
-import { upstreamStatusOf } from "../upstream/status";
+import { nextUpstreamStaleAt, upstreamStatusOf } from "../upstream/status";
+import { INSIGHTS_CACHE_TTL_MS } from "../cache/insights-cache";
 import { loadEolForRuns, type EolLookup } from "../eol/status";
 import { cachedInsight } from "../cache/insights-cache";
 import { cachedDriftInputs } from "../insights/fleet";
@@ -24,7 +25,7 @@ export function oldestRun<T extends { version: string | null; tag: string }>(run
 }
 
 /** The whole matrix, and each service's active drift kinds (in any environment) for the `kind` filter. */
-type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>> };
+type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>>; upstreamStaleAt: number | null };
 
 /**
  * Every query selects from the workspace's whole matrix, computed once per
@@ -33,7 +34,10 @@ type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>> };
  */
 export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
   const workspaceId = workspaceOf(ctx.actor);
-  const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId));
+  // Upstream states turn stale with the clock alone: recompute then, not only after the TTL.
+  const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId), {
+    validUntil: (w, at) => Math.min(at + INSIGHTS_CACHE_TTL_MS, w.upstreamStaleAt !== null && w.upstreamStaleAt > at ? w.upstreamStaleAt : Number.POSITIVE_INFINITY),
+  });
   const { team, environment, kind, q, limit, offset = 0 } = query;
   if (!team && !environment && !kind && !q && limit === undefined && offset === 0) return whole.matrix;
   let services = whole.matrix.services;
@@ -129,5 +133,5 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
     };
   });
   const matrix = { environments: environments.map((e) => ({ name: e.name, position: e.position, production: e.production })), services, total: services.length };
-  return { matrix, kinds };
+  return { matrix, kinds, upstreamStaleAt: nextUpstreamStaleAt(facts.map((f) => f.upstream)) };
 }

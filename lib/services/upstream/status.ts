@@ -1,7 +1,7 @@
 // The upstream state of a service's repository as pages, the API, the badge
 // and /metrics show it: checked_at is the last good check, last_error the last
 // failure (cleared by a success).
-import { deriveUpstreamState, type UpstreamStatus } from "@/lib/domain/upstream";
+import { deriveUpstreamState, STALE_AFTER_INTERVALS, type UpstreamStatus } from "@/lib/domain/upstream";
 
 const HOUR = 3_600_000;
 
@@ -23,3 +23,18 @@ export function upstreamStatusOf(row: UpstreamCheckRow | null | undefined, now: 
 export function registryHostOf(repositoryKey: string): string {
   return repositoryKey.split("/", 1)[0] ?? repositoryKey;
 }
+
+/**
+ * The first instant at which one of these repositories turns stale by the clock alone: a cached
+ * result that shows upstream states must be recomputed then.
+ */
+export function nextUpstreamStaleAt(rows: Iterable<UpstreamCheckRow | null | undefined>): number | null {
+  let next: number | null = null;
+  for (const row of rows) {
+    if (!row?.checkedAt) continue;
+    const at = row.checkedAt.getTime() + STALE_AFTER_INTERVALS * checkIntervalOf(row.checkedBy) + 1;
+    if (next === null || at < next) next = at;
+  }
+  return next;
+}
+
