@@ -7,7 +7,7 @@ import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { countUpstreamStates } from "@/lib/domain/upstream";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { listServerRegistries } from "../upstream/list-server-registries";
-import { upstreamStatusOf } from "../upstream/status";
+import { nextUpstreamStaleAt, upstreamStatusOf } from "../upstream/status";
 import { cachedInsight } from "../cache/insights-cache";
 import { getDelivery } from "./delivery";
 
@@ -20,10 +20,14 @@ export async function renderMetrics({ ctx }: { ctx: RequestCtx }): Promise<{ tex
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   // Report ages move with the clock: a shorter life than the other insights.
-  return cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), { ttlMs: METRICS_TTL_MS });
+  // Upstream states turn stale by the clock too: then as well.
+  const { text, contentType } = await cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), {
+    validUntil: (r, at) => Math.min(at + METRICS_TTL_MS, r.upstreamStaleAt !== null && r.upstreamStaleAt > at ? r.upstreamStaleAt : Number.POSITIVE_INFINITY),
+  });
+  return { text, contentType };
 }
 
-async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string }> {
+async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string; upstreamStaleAt: number | null }> {
   const now = ctx.now;
   const [delivery, drifts, hosts, targets, pending, registries, checkStates] = await Promise.all([
     getDelivery({ ctx, input: { window: METRICS_DELIVERY_WINDOW } }),
@@ -87,7 +91,7 @@ async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ tex
     if (r.limit !== null) limit.set({ host: r.host }, r.limit);
   }
 
-  return { text: await registry.metrics(), contentType: registry.contentType };
+  return { text: await registry.metrics(), contentType: registry.contentType, upstreamStaleAt: nextUpstreamStaleAt(checkStates) };
 }
 
 /** Upstream repositories the workspace uses (its services' and its own private ones), aggregated by host. */
