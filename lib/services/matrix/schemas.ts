@@ -40,7 +40,7 @@ export const upstreamSchema = z
     checked_at: nullableTimestamp.meta({ description: "The last successful check" }),
     checked_by: z.enum(["server", "agent"]).nullable(),
     state: z.enum(UPSTREAM_STATES).meta({ description: "ok: the last check succeeded; failed; stale: no success for three check intervals; unchecked" }),
-    error: z.string().nullable().meta({ description: "Why, in one line, when failed or stale" }),
+    error: z.string().nullable().meta({ description: "Why, in one line: the failure, the staleness, or what an unchecked repository is waiting for" }),
   })
   .meta({ id: "UpstreamStatus" });
 
