@@ -49,7 +49,9 @@ test("Skip this version moves the line under Acknowledged", async ({ page, reque
   const todo = page.locator("table.updates:not(.acked) tbody tr");
   const skip = todo.getByRole("button", { name: /^Skip \S+ for \S+ in \S+$/ }).first();
   const [, version, service, environment] = /^Skip (\S+) for (\S+) in (\S+)$/.exec((await skip.getAttribute("aria-label")) ?? "")!;
-  const lineOf = (rows: typeof todo) => rows.filter({ has: page.getByRole("link", { name: service, exact: true }) }).filter({ hasText: environment! });
+  // The environment's own cell: "promote from dev" in another line's move must not match.
+  const envCell = page.getByRole("cell", { name: new RegExp(`^${environment}\\s*(prod)?$`) });
+  const lineOf = (rows: typeof todo) => rows.filter({ has: page.getByRole("link", { name: service, exact: true }) }).filter({ has: envCell });
   await expect(lineOf(todo)).toHaveCount(1);
   await skip.click();
   await expect(page.getByText(`Skipped ${version} for ${service} in ${environment}.`)).toBeVisible();
