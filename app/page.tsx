@@ -10,10 +10,12 @@ import { MatrixTable } from "@/components/matrix/matrix-table";
 import { Pagination } from "@/components/matrix/pagination";
 import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@/components/matrix/search-params";
 import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
+import { RegistryBanner } from "@/components/ui/registry-banner";
 import { requirePageSession } from "@/lib/http/context";
 import { getMatrix } from "@/lib/services/matrix/get";
 import { countEnvironments } from "@/lib/services/matrix/count-environments";
 import { listTeams } from "@/lib/services/matrix/list-teams";
+import { listFailingRegistries } from "@/lib/services/upstream/failing-registries";
 
 export const dynamic = "force-dynamic";
 // The root layout's title template applies to child segments only, not to this page beside it.
@@ -33,7 +35,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
     ...(params.q ? { q: params.q } : {}),
     ...(serverPaged ? { limit: pageSize, offset: (params.page - 1) * pageSize } : {}),
   };
-  const [matrix, teams] = await Promise.all([getMatrix({ ctx, input: query }), listTeams({ ctx })]);
+  const [matrix, teams, failing] = await Promise.all([getMatrix({ ctx, input: query }), listTeams({ ctx }), listFailingRegistries({ ctx })]);
   const pages = Math.max(1, Math.ceil(matrix.total / pageSize));
   if (params.page > pages) redirect(matrixHref(params, { page: pages }));
 
@@ -59,6 +61,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
           </p>
         </div>
       </div>
+      <RegistryBanner registries={failing} />
       {isEmptyWorkspace ? (
         <div className="card empty">
           <h2>No services yet</h2>

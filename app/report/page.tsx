@@ -116,7 +116,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
           <h2 id="r-releases">New upstream releases</h2>
           {report.releases.items.length === 0 ? <p className="muted">No new releases of the lines that run.</p> : (
             <table className="data compact">
-              <caption className="sr">Releases of what runs, published this month</caption>
+              <caption className="sr">Releases of what runs, first seen this month</caption>
               <thead><tr><th scope="col">Service</th><th scope="col">Release</th><th scope="col">Date</th><th scope="col">Notes</th></tr></thead>
               <tbody>
                 {report.releases.items.map((r) => (

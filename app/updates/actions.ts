@@ -19,7 +19,7 @@ function back(form: FormData, flash: { ok?: string; error?: string }): never {
 }
 
 const CHOICES = {
-  skip: { label: "until a newer version runs" },
+  skip: { label: "until a newer release is out" },
   "1w": { label: "for a week", duration: "7d" },
   "30d": { label: "for 30 days", duration: "30d" },
 } as const;
@@ -32,8 +32,8 @@ export async function putOffAction(form: FormData): Promise<void> {
   if (!(choice in CHOICES) || !service || !environment) back(form, { error: "Choose how long to put it off." });
   try {
     if (choice === "skip") {
-      // Release drift (upstream, end of life) stays quiet until the skipped version, or a later one, runs there.
-      await createAck({ ctx, input: { service, environment, kind: "release", until_version: target } });
+      // The line stays quiet until a release newer than the skipped one is out.
+      await createAck({ ctx, input: { service, environment, kind: "release", skip_version: target } });
     } else {
       await createAck({ ctx, input: { service, environment, kind: "drift", duration: CHOICES[choice].duration } });
     }

@@ -2,17 +2,19 @@
 // urgency; lines can be put off (acknowledgements) and copied as a checklist.
 import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
-import { REASON_LABEL, REASON_TONE, UpdateRow } from "@/components/insights/update-row";
+import { REASON_LABEL, REASON_TONE, UpdateGroupRow, UpdateRow } from "@/components/insights/update-row";
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FilterForm } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
-import { countUpdatesByReason, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
+import { RegistryBanner } from "@/components/ui/registry-banner";
+import { countUpdatesByReason, groupedUpdatesChecklist, groupUpdateLines, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listEnvironments } from "@/lib/services/environments/list";
 import { listUpdates } from "@/lib/services/insights/updates";
 import { listTeams } from "@/lib/services/matrix/list-teams";
+import { listFailingRegistries } from "@/lib/services/upstream/failing-registries";
 import { putOffAction, undoPutOffAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -30,24 +32,32 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const team = one(sp.team).slice(0, 100);
   const env = one(sp.env).slice(0, 100);
   const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
-  const [updates, teams, envs] = await Promise.all([
+  const grouped = one(sp.group) === "service";
+  const [updates, teams, envs, failing] = await Promise.all([
     listUpdates({ ctx, input: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
     listTeams({ ctx }),
     listEnvironments({ ctx }),
+    listFailingRegistries({ ctx }),
   ]);
-  const counts = countUpdatesByReason(updates.items.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null })));
-  const shown = reason ? updates.items.filter((l) => l.reason === reason) : updates.items;
+  const asLines = (ls: typeof updates.items) => ls.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }));
+  const counts = countUpdatesByReason(updates.items);
+  // A tile counts every line that has its reason, so its filter shows those same lines.
+  const shown = reason ? updates.items.filter((l) => l.reasons.includes(reason)) : updates.items;
   const listed = shown.slice(0, CHECKLIST_MAX);
-  const checklist = updatesChecklist(listed.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }))) + (shown.length > CHECKLIST_MAX ? `\n\n… and ${shown.length - CHECKLIST_MAX} more in Driftwatch.` : "");
+  const groups = grouped ? groupUpdateLines(asLines(shown), envs.items.map((e) => e.name)) : [];
+  const checklist =
+    (grouped ? groupedUpdatesChecklist(groups.slice(0, CHECKLIST_MAX)) : updatesChecklist(asLines(listed))) +
+    (shown.length > CHECKLIST_MAX ? `\n\n… and ${shown.length - CHECKLIST_MAX} more in Driftwatch.` : "");
   const canAct = hasRole(ctx.actor, "member");
   const now = ctx.now;
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
   const page = Math.min(Math.max(1, Number.parseInt(one(sp.page), 10) || 1), pages);
   const pageLines = shown.slice((page - 1) * PAGE, page * PAGE);
-  const href = (change: { reason?: UpdateReason | null; page?: number }) => {
+  const href = (change: { reason?: UpdateReason | null; page?: number; group?: boolean }) => {
     const q = new URLSearchParams();
     if (team) q.set("team", team);
     if (env) q.set("env", env);
+    if (change.group ?? grouped) q.set("group", "service");
     const r = change.reason === undefined ? reason : change.reason;
     if (r) q.set("reason", r);
     const p = change.page ?? (change.reason === undefined ? page : 1);
@@ -69,6 +79,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
         </div>
       </div>
       <FlashMessage flash={flash} />
+      <RegistryBanner registries={failing} />
       <nav className="tiles" aria-label="Filter by urgency">
         <Link href={href({ reason: null })} className="tile" aria-current={reason === null ? "true" : undefined}>
           <span className="tile-n">{updates.items.length}</span>
@@ -97,12 +108,24 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
           </select>
         </div>
         {reason ? <input type="hidden" name="reason" value={reason} /> : null}
+        {grouped ? <input type="hidden" name="group" value="service" /> : null}
       </FilterForm>
+      <p className="view-switch">
+        {grouped ? <Link href={href({ group: false, page: 1 })}>One line per environment</Link> : <Link href={href({ group: true, page: 1 })}>Group by service and release</Link>}
+      </p>
 
       <section aria-labelledby="todo-h">
         <h2 id="todo-h" className="sr">To update</h2>
         {shown.length === 0 ? (
-          <div className="card empty"><p>{updates.items.length === 0 ? "Nothing to update: everything runs what the policies ask for." : "Nothing with this urgency."}</p></div>
+          <div className="card empty"><p>{updates.items.length === 0 ? (failing.length > 0 ? "Nothing to update that Driftwatch knows of: some registries cannot be reached." : "Nothing to update: everything runs what the policies ask for.") : "Nothing with this urgency."}</p></div>
+        ) : grouped ? (
+          <div className="table-scroll">
+            <table className="data updates grouped" data-testid="grouped-updates">
+              <caption className="sr">Updates by service and release{reason ? `: ${REASON_LABEL[reason]}` : ""}</caption>
+              <thead><tr><th scope="col">Service</th><th scope="col">Environments</th><th scope="col">Move</th><th scope="col">Why</th></tr></thead>
+              <tbody>{groups.map((g) => <UpdateGroupRow key={`${g.service}/${g.target_version ?? ""}`} group={g} />)}</tbody>
+            </table>
+          </div>
         ) : (
           <form action={putOffAction} className="table-scroll">
             <input type="hidden" name="back" value={here} />

@@ -1,7 +1,7 @@
 // One line of the updates list, with its put-off actions (or, once put off,
 // what acknowledges it and an undo).
 import { formatWhen, lasted } from "@/components/ui/format";
-import type { UpdateReason } from "@/lib/domain/insights";
+import { describeLineMove, type UpdateGroup, type UpdateReason } from "@/lib/domain/insights";
 import type { UpdatesOut } from "@/lib/services/insights/updates";
 
 type Line = UpdatesOut["items"][number];
@@ -24,7 +24,16 @@ export const REASON_TONE: Record<UpdateReason, "bad" | "warn" | "info" | "neutra
   patch: "neutral",
 };
 
+/** What a line says when its upstream is not known: never read as "nothing newer". */
+export const UPSTREAM_NOTE: Record<Line["upstream_state"], string | null> = {
+  ok: null,
+  failed: "upstream check failed: newer releases unknown",
+  stale: "upstream not checked recently: newer releases unknown",
+  unchecked: "upstream not checked yet",
+};
+
 function ackText(ack: NonNullable<Line["ack"]>): string {
+  if (ack.skip_version) return `skipped ${ack.skip_version}, until a newer release is out`;
   const until = ack.until_version ? `until ${ack.until_version} runs` : null;
   const expires = ack.expires_at ? `until ${formatWhen(ack.expires_at)}` : null;
   return [until, expires].filter(Boolean).join(", or ") || "acknowledged";
@@ -46,13 +55,28 @@ export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: L
       </th>
       <td>{line.environment}{line.production ? <span className="prod">prod</span> : null}</td>
       <td className="move-cell">
-        <span className="v">{line.running}</span>
-        <span aria-hidden="true" className="arrow">→</span>
-        <span className="sr"> to </span>
-        <span className="v strong">{line.target_version ?? "?"}</span>
+        {line.promote ? (
+          <>
+            <span className="v">{line.running}</span>
+            <span aria-hidden="true" className="arrow">→</span>
+            <span className="sr"> to </span>
+            <span className="v strong">{line.promote.version}</span>
+            <span className="sub">promote from {line.promote.from_environment}{line.target_version && line.target_version !== line.promote.version ? `, then ${line.target_version}` : ""}</span>
+          </>
+        ) : (
+          <>
+            <span className="v">{line.running}</span>
+            <span aria-hidden="true" className="arrow">→</span>
+            <span className="sr"> to </span>
+            <span className="v strong">{line.target_version ?? "?"}</span>
+          </>
+        )}
         {line.release_notes_url ? <a href={line.release_notes_url} rel="noreferrer" className="notes">notes<span className="sr"> for {line.target_version}</span></a> : null}
+        {UPSTREAM_NOTE[line.upstream_state] ? <span className="sub upstream-note" data-upstream-state={line.upstream_state}>{UPSTREAM_NOTE[line.upstream_state]}</span> : null}
       </td>
-      <td><span className={`pill ${REASON_TONE[line.reason]}`}>{REASON_LABEL[line.reason]}</span></td>
+      <td>
+        {line.reasons.length > 0 ? line.reasons.map((r) => <span key={r} className={`pill ${REASON_TONE[r]}`}>{REASON_LABEL[r]}</span>) : <span className={`pill ${REASON_TONE[line.reason]}`}>{REASON_LABEL[line.reason]}</span>}
+      </td>
       {acknowledged ? (
         <td className="muted">{line.ack ? ackText(line.ack) : "acknowledged"}</td>
       ) : (
@@ -71,6 +95,33 @@ export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: L
           )}
         </td>
       ) : null}
+    </tr>
+  );
+}
+
+/** One row per service and target release, the environments as chips (the grouped view). */
+export function UpdateGroupRow({ group }: { group: UpdateGroup }) {
+  return (
+    <tr>
+      <th scope="row">
+        <a href={`/services/${encodeURIComponent(group.service)}`}>{group.service}</a>
+        {group.team ? <span className="sub">{group.team}</span> : null}
+      </th>
+      <td>
+        {group.environments.map((c) => (
+          <span key={c.environment} className="pill neutral env-chip" title={describeLineMove({ running: c.running, target_version: group.target_version, promote: c.promote })}>
+            {c.environment}{c.production ? " (prod)" : ""}
+          </span>
+        ))}
+      </td>
+      <td className="move-cell">
+        <span className="v">{group.running}</span>
+        <span aria-hidden="true" className="arrow">→</span>
+        <span className="sr"> to </span>
+        <span className="v strong">{group.target_version ?? "?"}</span>
+        {group.environments.some((c) => c.promote) ? <span className="sub">promote through the pipeline first</span> : null}
+      </td>
+      <td>{group.reasons.map((r) => <span key={r} className={`pill ${REASON_TONE[r]}`}>{REASON_LABEL[r]}</span>)}</td>
     </tr>
   );
 }

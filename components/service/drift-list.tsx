@@ -3,10 +3,17 @@ import { DRIFT_HELP, DriftPill } from "@/components/ui/drift";
 import { formatWhen, lasted, When } from "@/components/ui/format";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
+const UNKNOWN_UPSTREAM = { failed: "the last check failed", stale: "no check has succeeded recently", unchecked: "it has not been checked yet" } as const;
+
 export function DriftList({ detail, now }: { detail: ServiceDetail; now: Date }) {
-  if (detail.drifts.length === 0) return <p className="muted">No open drift. Everything runs what the policy and the pipeline expect.</p>;
+  const state = detail.service.repository ? detail.service.upstream.state : "ok";
+  const unknown = state === "ok" ? null : <p className="hint" data-testid="drift-upstream-unknown">Upstream drift is not known: {UNKNOWN_UPSTREAM[state]}.</p>;
+  if (detail.drifts.length === 0) {
+    return unknown ?? <p className="muted">No open drift. Everything runs what the policy and the pipeline expect.</p>;
+  }
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Open drift">
+      {unknown}
       <table className="data">
         <caption className="sr">Open drift</caption>
         <thead>

@@ -5,7 +5,12 @@ import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
 export function ReleasesList({ detail }: { detail: ServiceDetail }) {
   if (!detail.oldest_running) return <p className="muted">No version is known yet for what runs.</p>;
-  if (detail.releases.length === 0) return <p className="muted">Nothing newer than {detail.oldest_running} is out.</p>;
+  const state = detail.row?.upstream.state ?? "unchecked";
+  if (detail.releases.length === 0) {
+    // Only a good check may say nothing newer is out.
+    if (state !== "ok") return <p className="muted">Newer releases are not known: the upstream check {state === "failed" ? "failed" : state === "stale" ? "has not succeeded recently" : "has not run yet"}.</p>;
+    return <p className="muted">Nothing newer than {detail.oldest_running} is out.</p>;
+  }
   return (
     <ol className="releases" aria-label={`Releases after ${detail.oldest_running}`}>
       {detail.releases.map((r) => (

@@ -4,7 +4,8 @@ import { When } from "@/components/ui/format";
 import { DriftMarkers } from "@/components/ui/drift";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
-export function RunsTable({ detail, now }: { detail: ServiceDetail; now: Date }) {
+/** `focus`: the environment the page was opened at (a matrix cell's link), marked and scrolled to. */
+export function RunsTable({ detail, now, focus = null }: { detail: ServiceDetail; now: Date; focus?: string | null }) {
   const cells = detail.row?.cells ?? [];
   if (cells.length === 0) {
     return <p className="muted">Nothing reports this service at the moment.</p>;
@@ -20,9 +21,9 @@ export function RunsTable({ detail, now }: { detail: ServiceDetail; now: Date })
         <tbody>
           {cells.map((cell) =>
             cell.targets.map((t, i) => (
-              <tr key={`${cell.environment}/${t.name}`} className={i === 0 ? "group-start" : undefined}>
+              <tr key={`${cell.environment}/${t.name}`} className={[i === 0 ? "group-start" : "", cell.environment === focus ? "focused" : ""].join(" ").trim() || undefined}>
                 {i === 0 ? (
-                  <th scope="rowgroup" rowSpan={cell.targets.length}>
+                  <th scope="rowgroup" rowSpan={cell.targets.length} id={`env-${cell.environment}`} aria-current={cell.environment === focus ? "location" : undefined}>
                     <span className="env-name">{cell.environment}</span>
                     {production.has(cell.environment) ? <span className="prod">prod</span> : null}
                     <span className="cell-marks"><DriftMarkers kinds={cell.drifts} /></span>

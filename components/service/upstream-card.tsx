@@ -25,6 +25,7 @@ export function UpstreamCard({ detail, now, canCheck, labelStatus = null }: { de
   const source = service.release_source;
   const forgeUrl = source.kind === "github" ? `https://github.com/${source.repository}` : source.kind === "gitlab" ? `https://${source.repository}` : null;
   const behind = upstream.newest && detail.oldest_running && upstream.newest !== detail.oldest_running;
+  const isKnown = detail.row?.upstream.state === "ok";
   return (
     <section className="card" aria-labelledby="upstream-h">
       <h2 id="upstream-h">Upstream</h2>
@@ -35,7 +36,7 @@ export function UpstreamCard({ detail, now, canCheck, labelStatus = null }: { de
         <dd>
           {upstream.newest ? <span className="v strong">{upstream.newest}</span> : <span className="muted">not known yet</span>}
           {upstream.newest_notes_url ? <> · <a href={upstream.newest_notes_url} rel="noreferrer">release notes</a></> : null}
-          {upstream.newest ? (behind ? <span className="pill warn">newer than what runs</span> : <span className="pill ok">running</span>) : null}
+          {upstream.newest ? (behind ? <span className="pill warn">newer than what runs</span> : isKnown ? <span className="pill ok">running</span> : <span className="pill neutral">as of the last good check</span>) : null}
         </dd>
         <dt>Release notes</dt>
         <dd>
@@ -61,7 +62,7 @@ export function UpstreamCard({ detail, now, canCheck, labelStatus = null }: { de
         <dt>Last check</dt>
         <dd>
           {service.last_check.at ? <span title={formatWhen(service.last_check.at)}><When at={service.last_check.at} now={now} /></span> : <span className="muted">never</span>}
-          {upstream.last_error ? <p className="alert compact" role="note"><strong>Last check failed:</strong> {upstream.last_error}</p> : service.last_check.at ? <span className="pill ok">ok</span> : null}
+          {upstream.last_error ? <p className="alert compact" role="note"><strong>Last check failed:</strong> {upstream.last_error}</p> : isKnown ? <span className="pill ok">ok</span> : null}
         </dd>
       </dl>
       {canCheck ? <CheckNow service={service.name} /> : null}

@@ -21,7 +21,7 @@ export function cli(args: string[]): { code: number | null; stdout: string; stde
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function cliValue(args: string[]): string {
+export function cliValue(args: string[]): string {
   const r = cli(args);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout.trim();
@@ -43,7 +43,7 @@ function report(environment: string, target: string, observedAt: string, workloa
 }
 
 /** What the agents' registry lookups found for the private repositories. */
-function registryResults() {
+export function registryResults() {
   return [
     { repository: `${REGISTRY}/web`, tags: ["2.3.4", "2.3.5", "2.4.0", "2.4.1", "2.5.0", "3.0.0"], digests: [], resolved: [], error: null },
     { repository: `${REGISTRY}/api`, tags: ["3.0.2", "3.1.0", "3.2.0"], digests: [], resolved: [], error: null },
@@ -94,4 +94,11 @@ export async function seedWorkspace(request: APIRequestContext): Promise<Seeded>
   }
   seeded = { member, agentKey };
   return seeded;
+}
+
+/** A report with no workloads from a lookup-only target: how an agent says a registry failed, or answers again. */
+export async function reportRegistryResults(request: APIRequestContext, agentKey: string, results: object[]): Promise<void> {
+  const body = report("dev", "lookup@dev", new Date().toISOString(), [], results);
+  const r = await request.post("/api/v1/agent/report", { headers: { authorization: `Bearer ${agentKey}` }, data: body });
+  expect(r.status(), await r.text()).toBe(202);
 }

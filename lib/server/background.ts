@@ -4,6 +4,7 @@
 import cron from "node-cron";
 import type { Config } from "@/lib/config";
 import { createDb } from "@/lib/db/client";
+import { HostWarnings } from "@/lib/domain/upstream";
 import { log } from "@/lib/log";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
 import { deliverDue } from "@/lib/services/notifications/deliver";
@@ -13,6 +14,7 @@ import { refreshComposeTargets } from "@/lib/services/targets/refresh-compose";
 import { pruneInsightWrites } from "@/lib/services/cache/insights-cache";
 import { retentionTick } from "@/lib/services/retention/prune";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
+import { checkWarningLines } from "./check-warnings";
 import { getUpstreamClients } from "./upstream-clients";
 
 export type BackgroundWork = { stop: () => Promise<void>; runOnce: () => Promise<void> };
@@ -21,12 +23,14 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
   const db = createDb(opts.databaseUrl, { max: 8 });
   const deps = { db, config: opts.config, clients: getUpstreamClients(opts.config), now: () => new Date() };
   let running: Promise<void> | null = null;
+  // A failing registry is one warning per host per hour, not a line per repository.
+  const hostWarnings = new HostWarnings();
 
   const tick = async () => {
     const checks = await runCheckTick(deps);
     if (checks.leased > 0) {
-      const failed = checks.outcomes.flatMap((o) => (o.status === "failed" ? [o.error] : []));
-      log.info(`checked ${checks.leased} repositories${failed.length ? `, ${failed.length} failed (first: ${failed[0]})` : ""}`);
+      for (const line of checkWarningLines(checks.outcomes, hostWarnings, deps.now())) log.warn(line);
+      log.debug(`checked ${checks.leased} repositories, ${checks.outcomes.filter((o) => o.status === "failed").length} failed`);
     }
     const compose = await refreshComposeTargets({ ctx: { db, config: opts.config, now: new Date() } });
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);

@@ -145,23 +145,26 @@ describe("GET /api/v1/updates", () => {
   });
 
   type Line = Record<string, unknown>;
-  const line = (over: Line): Line => ({ application: null, production: false, ack: null, release_notes_url: null, ...over });
+  const line = (over: Line): Line => ({ application: null, production: false, ack: null, release_notes_url: null, promote: null, upstream_state: "ok", reasons: [over.reason], ...over });
   const webNotes = () => `https://github.com/${forge}/releases/tag/v1.3.1`;
   const apiNotes = "https://changelog.example.test/api#3.0.2";
   const expectedItems = () => [
     // eol_soon first; db has no release notes anywhere
     line({ service: "db", team: "data", environment: "production", production: true, running: "14.9", target_version: "16.1", reason: "eol_soon", open_since: ago(1).toISOString() }),
     // minor: production first; the oldest version running in production (1.1.0 on u-prod-1, 1.2.0 on u-prod-2)
-    line({ service: "web", application: "storefront", team: "shop", environment: "production", production: true, running: "1.1.0", target_version: "1.3.1", release_notes_url: webNotes(), reason: "minor", open_since: ago(10).toISOString() }),
-    line({ service: "web", application: "storefront", team: "shop", environment: "staging", running: "1.2.0", target_version: "1.3.1", release_notes_url: webNotes(), reason: "minor", open_since: ago(12).toISOString() }),
+    line({ service: "web", application: "storefront", team: "shop", environment: "production", production: true, running: "1.1.0", target_version: "1.3.1", release_notes_url: webNotes(), reason: "minor", open_since: ago(10).toISOString(),
+      reasons: ["minor", "behind_previous_env"], promote: { from_environment: "staging", version: "1.2.0" } }),
+    line({ service: "web", application: "storefront", team: "shop", environment: "staging", running: "1.2.0", target_version: "1.3.1", release_notes_url: webNotes(), reason: "minor", open_since: ago(12).toISOString(),
+      promote: { from_environment: "dev", version: "1.3.1" } }),
     // behind the previous environment, then patch; api's notes come from its changelog template
-    line({ service: "api", team: "platform", environment: "staging", running: "3.0.0", target_version: "3.0.2", release_notes_url: apiNotes, reason: "behind_previous_env", open_since: ago(5).toISOString() }),
+    line({ service: "api", team: "platform", environment: "staging", running: "3.0.0", target_version: "3.0.2", release_notes_url: apiNotes, reason: "behind_previous_env", open_since: ago(5).toISOString(),
+      promote: { from_environment: "dev", version: "3.0.1" } }),
     line({ service: "api", team: "platform", environment: "production", production: true, running: "3.0.0", target_version: "3.0.2", release_notes_url: apiNotes, reason: "patch", open_since: ago(30).toISOString() }),
   ];
   const expectedAcknowledged = () => [
     line({
       service: "api", team: "platform", environment: "dev", running: "3.0.1", target_version: "3.0.2", release_notes_url: apiNotes, reason: "patch", open_since: ago(1).toISOString(),
-      ack: { id: putOff.id, kind: "release", until_version: "3.0.2", expires_at: null },
+      ack: { id: putOff.id, kind: "release", until_version: "3.0.2", skip_version: null, expires_at: null },
     }),
   ];
 

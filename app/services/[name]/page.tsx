@@ -11,6 +11,7 @@ import { ReleasesList } from "@/components/service/releases-list";
 import { RunsTable } from "@/components/service/runs-table";
 import { VersionTimeline } from "@/components/service/timeline";
 import { UpstreamCard } from "@/components/service/upstream-card";
+import { upstreamNote } from "@/components/matrix/cell-text";
 import { NAME_RE } from "@/lib/api/schemas/common";
 import { AppError } from "@/lib/domain/errors";
 import type { DriftKind } from "@/lib/domain/policy";
@@ -46,7 +47,7 @@ function policyView(policy: Record<string, unknown>): PolicyView {
 
 const SOURCE_TEXT = { service: "own policy", catalog: "from catalog", default: "default policy" } as const;
 
-export default async function ServicePage({ params }: { params: Params }) {
+export default async function ServicePage({ params, searchParams }: { params: Params; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, workspaceName } = await requirePageSession();
   const name = decodeURIComponent((await params).name);
   if (!NAME_RE.test(name)) notFound();
@@ -58,7 +59,11 @@ export default async function ServicePage({ params }: { params: Params }) {
   const isMember = hasRole(ctx.actor, "member");
   const addresses = isMember ? await listBadgeAddresses({ ctx, input: { name, environments: (detail.row?.cells ?? []).map((c) => c.environment) } }) : null;
   const { service } = detail;
-  const overall = detail.badges[0];
+  // Opened from a matrix cell: that environment's row is marked and its badge heads the page.
+  const rawEnv = (await searchParams).env;
+  const focus = typeof rawEnv === "string" && detail.environments.some((e) => e.name === rawEnv) ? rawEnv : null;
+  const overall = (focus ? detail.badges.find((b) => b.environment === focus) : undefined) ?? detail.badges[0];
+  const upstreamHeader = service.repository ? upstreamNote(service.upstream, now) : null;
   const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;
 
   return (
@@ -72,9 +77,11 @@ export default async function ServicePage({ params }: { params: Params }) {
             {service.application ? <span>Application <strong>{service.application}</strong></span> : null}
             {service.repository ? <span className="mono">{service.repository}</span> : null}
           </p>
+          {upstreamHeader ? <p className={`upstream-state tone-${upstreamHeader.tone} ${upstreamHeader.tone === "bad" ? "alert compact" : "muted"}`} data-testid="upstream-state" data-state={service.upstream.state}>Upstream {upstreamHeader.text}</p> : null}
         </div>
         {overall ? (
           <div className="head-state">
+            {focus ? <span className="muted">{focus}</span> : null}
             <BadgeStatePill state={overall.state} />
             {overall.version ? <span className="v">{overall.version}</span> : null}
           </div>
@@ -84,7 +91,8 @@ export default async function ServicePage({ params }: { params: Params }) {
       <div className="svc-grid">
         <section className="card span-2" aria-labelledby="runs-h">
           <h2 id="runs-h">Where it runs</h2>
-          <RunsTable detail={detail} now={now} />
+          {focus ? <p className="hint" data-testid="env-focus">At <a href={`#env-${focus}`}>{focus}</a>. <Link href={`/services/${encodeURIComponent(service.name)}`}>All environments</Link></p> : null}
+          <RunsTable detail={detail} now={now} focus={focus} />
         </section>
         <UpstreamCard detail={detail} now={now} canCheck={isMember} labelStatus={labelStatus} />
 

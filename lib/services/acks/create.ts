@@ -1,5 +1,5 @@
 // A new acknowledgement. Rules:
-//   - `release` needs `until_version`, `duration`, or both (whichever comes first ends it);
+//   - `release` needs `until_version`, `skip_version` or `duration` (whichever comes first ends it);
 //   - `drift` needs `duration` and refuses `until_version` (it is not tied to a release);
 //   - `until_version` must name a version (1.28, 1.28.0, v2.3.1-alpine);
 //   - an unknown service or environment is 404.
@@ -19,12 +19,17 @@ type CreateAckInput = z.infer<typeof createAckSchema>;
 export function checkAckInput(input: CreateAckInput): void {
   if (input.kind === "drift") {
     if (input.until_version !== undefined) throw invalid("/until_version", "until_version is only for kind release; a drift acknowledgement lasts for a duration.");
+    if (input.skip_version !== undefined) throw invalid("/skip_version", "skip_version is only for kind release; a drift acknowledgement lasts for a duration.");
     if (input.duration === undefined) throw invalid("/duration", "A drift acknowledgement needs a duration, such as 72h or 7d.");
-  } else if (input.until_version === undefined && input.duration === undefined) {
-    throw invalid("/until_version", "A release acknowledgement needs until_version, a duration, or both.");
+  } else if (input.until_version === undefined && input.skip_version === undefined && input.duration === undefined) {
+    throw invalid("/until_version", "A release acknowledgement needs until_version, skip_version or a duration.");
   }
-  if (input.until_version !== undefined && !isVersionTag(input.until_version)) {
-    throw invalid("/until_version", `${input.until_version} is not a version (such as 1.28 or 1.28.0).`);
+  if (input.until_version !== undefined && input.skip_version !== undefined) {
+    throw invalid("/skip_version", "Give until_version or skip_version, not both.");
+  }
+  for (const field of ["until_version", "skip_version"] as const) {
+    const v = input[field];
+    if (v !== undefined && !isVersionTag(v)) throw invalid(`/${field}`, `${v} is not a version (such as 1.28 or 1.28.0).`);
   }
 }
 
@@ -52,6 +57,7 @@ export async function createAck({ ctx, input }: { ctx: RequestCtx; input: Create
         environmentId,
         kind: input.kind,
         untilVersion: input.until_version ?? null,
+        skipVersion: input.skip_version ?? null,
         expiresAt: durationMs === null ? null : new Date(now.getTime() + durationMs),
         createdBy: actorLabel(ctx.actor),
         createdAt: now,

@@ -14,6 +14,7 @@ export const createAckSchema = z
     service: nameSchema,
     kind: z.enum(["release", "drift"]),
     until_version: z.string().trim().min(1).max(128).optional(),
+    skip_version: z.string().trim().min(1).max(128).optional(),
     environment: nameSchema.optional(),
     duration: durationInput.optional(),
   })
@@ -21,7 +22,7 @@ export const createAckSchema = z
   .meta({
     id: "CreateAck",
     description:
-      "`release` quiets upstream and eol drift until a version at or above `until_version` runs, or `duration` passes (give at least one). `drift` quiets every kind for `duration` (required; `until_version` is refused).",
+      "`release` quiets upstream, eol and env drift whose move goes no further than `until_version`, until a version at or above it runs, or `duration` passes; with `skip_version` instead, while no release newer than it is out that the policy alerts on (give at least one of the three). `drift` quiets every kind for `duration` (required; `until_version` is refused).",
   });
 
 export const ackSchema = z
@@ -30,6 +31,7 @@ export const ackSchema = z
     service: z.string(),
     kind: z.enum(["release", "drift"]),
     until_version: z.string().nullable(),
+    skip_version: z.string().nullable().meta({ description: "Skipped release: silenced while no newer release the policy alerts on is out" }),
     environment: z.string().nullable(),
     expires_at: nullableTimestamp,
     created_at: timestamp,

@@ -13,6 +13,7 @@ export type AckRow = {
   environmentId: string | null;
   kind: "release" | "drift";
   untilVersion: string | null;
+  skipVersion: string | null;
   expiresAt: Date | null;
   liftedAt: Date | null;
   createdBy: string | null;
@@ -29,6 +30,7 @@ function toOut(row: AckRow, active: boolean): AckOut {
     service: row.service.name,
     kind: row.kind,
     until_version: row.untilVersion,
+    skip_version: row.skipVersion,
     environment: row.environment?.name ?? null,
     expires_at: row.expiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),

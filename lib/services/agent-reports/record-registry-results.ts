@@ -14,8 +14,9 @@ export async function recordRegistryResults({ ctx, input: { workspaceId, results
     await ctx.db.$transaction(async (tx) => {
       const repo = await tx.upstreamRepository.upsert({
         where: { key_scope: { key: ref.key, scope: workspaceId } },
-        create: { key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: workspaceId, scope: workspaceId, checkedBy: "agent", checkedAt: now, lastError: result.error, dueAt: new Date(now.getTime() + 3_600_000) },
-        update: { checkedBy: "agent", checkedAt: now, lastError: result.error, failures: result.error ? { increment: 1 } : 0 },
+        // A failed lookup keeps the last good one's time: checkedAt is when what is stored was learned.
+        create: { key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: workspaceId, scope: workspaceId, checkedBy: "agent", checkedAt: result.error ? null : now, lastError: result.error, dueAt: new Date(now.getTime() + 3_600_000) },
+        update: { checkedBy: "agent", ...(result.error ? {} : { checkedAt: now }), lastError: result.error, failures: result.error ? { increment: 1 } : 0 },
         select: { id: true },
       });
       if (result.error) return;

@@ -32,6 +32,7 @@ export function badgeViews(row: Row, drifts: readonly LiveDrift[], environments:
       drifts: drifts.filter((d) => d.environment === cell.environment).map((d) => ({ kind: d.kind, state: d.state })),
       eolState: cell.eol?.state ?? null,
       upstreamJump: upstreamJump(cell.version, row.upstream.newest),
+      upstreamState: row.upstream.state,
     });
     return { environment: cell.environment, label: badgeLabel(row.name, cell.environment), version: cell.version ? cell.display : "", ...explained };
   });

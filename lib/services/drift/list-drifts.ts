@@ -3,10 +3,12 @@
 import type { z } from "zod";
 import type { driftQuerySchema, driftSchema } from "@/lib/services/drift/schemas";
 import { Prisma } from "@/lib/db/client";
-import { isDriftSilenced, nextAckExpiry, type AckRecord } from "@/lib/domain/drift";
+import { indexUpstreamTargets, isDriftSilenced, nextAckExpiry, type AckRecord } from "@/lib/domain/drift";
 import { workspaceOf, type RequestCtx } from "../context";
 import { cachedInsight } from "../cache/insights-cache";
 import { loadRunningVersions } from "./running-versions";
+import { cachedDriftInputs } from "../insights/fleet";
+import { nextUpstreamStaleAt, upstreamStatusOf } from "../upstream/status";
 
 type DriftOut = z.infer<typeof driftSchema>;
 type DriftQuery = z.infer<typeof driftQuerySchema>;
@@ -44,16 +46,20 @@ async function computeDrifts(ctx: RequestCtx, workspaceId: string, query: DriftQ
 
   const targetIds = [...new Set(rows.map((r) => r.targetId).filter((t): t is string => t !== null))];
   const serviceIds = [...new Set(rows.map((r) => r.serviceId))];
-  const [targets, acks] = await Promise.all([
+  const [targets, acks, inputs] = await Promise.all([
     targetIds.length ? ctx.db.target.findMany({ where: { id: { in: targetIds } }, select: { id: true, name: true } }) : [],
     ctx.db.ack.findMany({
       where: { workspaceId, serviceId: { in: serviceIds }, liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
     }),
+    cachedDriftInputs(ctx, workspaceId),
   ]);
+  const upstreamState = new Map(inputs.facts.map((f) => [f.id, upstreamStatusOf(f.upstream, now).state] as const));
   const targetName = new Map(targets.map((t) => [t.id, t.name] as const));
   const acksBy = new Map<string, AckRecord[]>();
   for (const a of acks) acksBy.set(a.serviceId, [...(acksBy.get(a.serviceId) ?? []), a]);
   const runningVersions = await loadRunningVersions(ctx.db, workspaceId, acks.filter((a) => a.untilVersion !== null).map((a) => a.serviceId));
+  // A skipped version silences while the upstream target is not newer than it.
+  const upstreamTargets = indexUpstreamTargets(rows);
 
   const list = {
     items: rows.map((r) => ({
@@ -68,8 +74,11 @@ async function computeDrifts(ctx: RequestCtx, workspaceId: string, query: DriftQ
       opened_at: r.openedAt.toISOString(),
       announced_at: r.announcedAt?.toISOString() ?? null,
       resolved_at: r.resolvedAt?.toISOString() ?? null,
-      silenced: r.state !== "resolved" && isDriftSilenced(r, { acks: acksBy.get(r.serviceId) ?? [], runningVersions, now }),
+      silenced: r.state !== "resolved" && isDriftSilenced(r, { acks: acksBy.get(r.serviceId) ?? [], runningVersions, now, upstreamTargets }),
+      upstream_state: upstreamState.get(r.serviceId) ?? "unchecked",
     })),
   };
-  return { list, validUntil: nextAckExpiry(acks, now)?.getTime() ?? null };
+  // Recomputed when an acknowledgement expires or an upstream state turns stale, whichever comes first.
+  const times = [nextAckExpiry(acks, now)?.getTime() ?? null, nextUpstreamStaleAt(inputs.facts.map((f) => f.upstream))].filter((t): t is number => t !== null && t > now.getTime());
+  return { list, validUntil: times.length ? Math.min(...times) : null };
 }

@@ -1,6 +1,7 @@
 // Drift records as the API shows them and the filters it accepts.
 import { z } from "zod";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { UPSTREAM_STATES } from "@/lib/domain/upstream";
 import { itemsOf, nullableTimestamp, timestamp } from "../schemas";
 
 const driftKind = z.enum(DRIFT_KINDS);
@@ -22,6 +23,7 @@ export const driftSchema = z
     announced_at: nullableTimestamp,
     resolved_at: nullableTimestamp,
     silenced: z.boolean().meta({ description: "An active acknowledgement quiets its notifications" }),
+    upstream_state: z.enum(UPSTREAM_STATES).meta({ description: "The service's upstream state: anything but ok means upstream drift may be unknown" }),
   })
   .meta({ id: "Drift" });
 

@@ -5,12 +5,14 @@
 import { listEnvironmentInfos } from "@/lib/db/queries/environments/list-environment-infos";
 import type { CurrentRun, EnvironmentInfo, ServiceInput } from "@/lib/domain/drift";
 import type { Policy } from "@/lib/domain/policy";
+import type { UpstreamState } from "@/lib/domain/upstream";
 import { catalogFor } from "../services/catalog-lookup";
 import type { RequestCtx } from "../context";
 import { describeService } from "../services/describe";
 import { loadDriftInputs, type DriftInputs } from "../drift/load-inputs";
 import { cachedInsight } from "../cache/insights-cache";
 import type { ReleaseSource } from "./releases";
+import { upstreamStatusOf } from "../upstream/status";
 
 export type Fleet = {
   environments: EnvironmentInfo[];
@@ -19,6 +21,8 @@ export type Fleet = {
   byName: Map<string, ServiceInput>;
   releaseSources: Map<string, ReleaseSource>;
   current: CurrentRun[];
+  /** serviceId → what Driftwatch knows of its upstream. */
+  upstreamStates: Map<string, UpstreamState>;
 };
 
 export type FleetFilter = { team?: string | undefined; application?: string | undefined };
@@ -45,12 +49,14 @@ export async function loadFleet(ctx: RequestCtx, workspaceId: string, filter: Fl
   const selected = new Set(services.map((s) => s.id));
 
   const releaseSources = new Map<string, ReleaseSource>();
+  const upstreamStates = new Map<string, UpstreamState>();
   for (const facts of inputs.facts) {
     if (!selected.has(facts.id)) continue;
+    upstreamStates.set(facts.id, upstreamStatusOf(facts.upstream, ctx.now).state);
     const repository = facts.repository ?? facts.runningRepository;
     const own = (facts.policy ?? null) as Policy | null;
     const catalog = repository === null ? null : catalogFor(repository);
-    const { release_source: source } = describeService(facts, { gitlabUrl: ctx.config.gitlabUrl });
+    const { release_source: source } = describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now });
     releaseSources.set(facts.id, {
       forge: source.kind === null || source.repository === null ? null : { kind: source.kind, repository: source.repository },
       tagPrefix: own?.release_tag_prefix ?? catalog?.release_tag_prefix ?? null,
@@ -63,5 +69,6 @@ export async function loadFleet(ctx: RequestCtx, workspaceId: string, filter: Fl
     byName: new Map(services.map((s) => [s.name, s] as const)),
     releaseSources,
     current: inputs.current.filter((r) => selected.has(r.serviceId)),
+    upstreamStates,
   };
 }

@@ -2,9 +2,12 @@
 // own: delivery (the same figures as /api/v1/delivery?window=30d), open
 // drift, upstream checks by registry host, agent report age, outbox depth.
 import { Gauge, Registry } from "prom-client";
+import { loadUpstreamCheckStates } from "@/lib/db/queries/upstream-check-states";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { countUpstreamStates } from "@/lib/domain/upstream";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { listServerRegistries } from "../upstream/list-server-registries";
+import { nextUpstreamStaleAt, upstreamStatusOf } from "../upstream/status";
 import { cachedInsight } from "../cache/insights-cache";
 import { getDelivery } from "./delivery";
 
@@ -17,18 +20,23 @@ export async function renderMetrics({ ctx }: { ctx: RequestCtx }): Promise<{ tex
   requireRole(ctx.actor, "viewer");
   const workspaceId = workspaceOf(ctx.actor);
   // Report ages move with the clock: a shorter life than the other insights.
-  return cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), { ttlMs: METRICS_TTL_MS });
+  // Upstream states turn stale by the clock too: then as well.
+  const { text, contentType } = await cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), {
+    validUntil: (r, at) => Math.min(at + METRICS_TTL_MS, r.upstreamStaleAt !== null && r.upstreamStaleAt > at ? r.upstreamStaleAt : Number.POSITIVE_INFINITY),
+  });
+  return { text, contentType };
 }
 
-async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string }> {
+async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string; upstreamStaleAt: number | null }> {
   const now = ctx.now;
-  const [delivery, drifts, hosts, targets, pending, registries] = await Promise.all([
+  const [delivery, drifts, hosts, targets, pending, registries, checkStates] = await Promise.all([
     getDelivery({ ctx, input: { window: METRICS_DELIVERY_WINDOW } }),
     ctx.db.drift.groupBy({ by: ["kind"], where: { workspaceId, active: true }, _count: { _all: true } }),
     loadHostStats(ctx, workspaceId),
     ctx.db.target.findMany({ where: { workspaceId, kind: { not: "compose_git" }, lastReportAt: { not: null } }, select: { name: true, lastReportAt: true } }),
     ctx.db.delivery.count({ where: { state: "pending", event: { workspaceId } } }),
     listServerRegistries({ ctx }),
+    loadUpstreamCheckStates(ctx.db, workspaceId),
   ]);
 
   const registry = new Registry();
@@ -62,6 +70,10 @@ async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ tex
     failing.set(labels, h.failing);
   }
 
+  const byState = gauge("driftwatch_upstream_repositories_by_state", "Upstream repositories by registry host and state (ok, failed, stale, unchecked)", ["host", "state"]);
+  const states = checkStates.map((r) => ({ host: r.host, state: upstreamStatusOf(r, now).state }));
+  for (const c of countUpstreamStates(states)) byState.set({ host: c.host, state: c.state }, c.repositories);
+
   const age = gauge("driftwatch_agent_report_age_seconds", "Seconds since the target's agent last reported", ["target"]);
   for (const t of targets) if (t.lastReportAt) age.set({ target: t.name }, Math.max(0, (now.getTime() - t.lastReportAt.getTime()) / 1000));
 
@@ -79,7 +91,7 @@ async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ tex
     if (r.limit !== null) limit.set({ host: r.host }, r.limit);
   }
 
-  return { text: await registry.metrics(), contentType: registry.contentType };
+  return { text: await registry.metrics(), contentType: registry.contentType, upstreamStaleAt: nextUpstreamStaleAt(checkStates) };
 }
 
 /** Upstream repositories the workspace uses (its services' and its own private ones), aggregated by host. */

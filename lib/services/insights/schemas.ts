@@ -1,5 +1,6 @@
 // Insights (updates, promotions, delivery statistics) as the API shows them.
 import { z } from "zod";
+import { UPSTREAM_STATES } from "@/lib/domain/upstream";
 import { parseDuration } from "@/lib/domain/duration";
 import { UPDATE_REASONS } from "@/lib/domain/insights";
 import { nullableTimestamp, timestamp } from "../schemas";
@@ -23,9 +24,15 @@ export const updateLineSchema = z
     target_version: z.string().nullable().meta({ description: "The newest release the policy alerts on, else the newest release of the running line" }),
     release_notes_url: z.string().nullable(),
     reason: z.enum(UPDATE_REASONS).meta({ description: "The most urgent reason among the line's open drifts" }),
-    open_since: timestamp,
+    reasons: z.array(z.enum(UPDATE_REASONS)).meta({ description: "Every reason not silenced, most urgent first (acknowledged lines: the reasons silenced)" }),
+    promote: z
+      .object({ from_environment: z.string(), version: z.string() })
+      .nullable()
+      .meta({ description: "The version the previous environment runs, newer than what runs here: the pipeline's next step" }),
+    upstream_state: z.enum(UPSTREAM_STATES).meta({ description: "The service's upstream state" }),
+    open_since: timestamp.meta({ description: "When the drift behind `reason` opened" }),
     ack: z
-      .object({ id: z.string(), kind: z.enum(["release", "drift"]), until_version: z.string().nullable(), expires_at: nullableTimestamp })
+      .object({ id: z.string(), kind: z.enum(["release", "drift"]), until_version: z.string().nullable(), skip_version: z.string().nullable(), expires_at: nullableTimestamp })
       .nullable()
       .meta({ description: "The acknowledgement that puts the line off (only under `acknowledged`)" }),
   })

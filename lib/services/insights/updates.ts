@@ -6,8 +6,9 @@ import type { updatesQuerySchema, updatesSchema } from "@/lib/services/insights/
 import type { AckRecord } from "@/lib/domain/drift";
 import { buildUpdates, updatesChecklist, type UpdateDrift, type UpdateLine } from "@/lib/domain/insights";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
-import { cachedInsight } from "../cache/insights-cache";
-import { loadFleet } from "./fleet";
+import { cachedInsight, INSIGHTS_CACHE_TTL_MS } from "../cache/insights-cache";
+import { nextUpstreamStaleAt } from "../upstream/status";
+import { cachedDriftInputs, loadFleet } from "./fleet";
 import { lookupReleases } from "./releases";
 
 export type UpdatesQuery = z.infer<typeof updatesQuerySchema>;
@@ -30,14 +31,14 @@ export async function buildUpdateLines({ ctx, input: query }: { ctx: RequestCtx;
     ctx.db.ack.findMany({
       where: { workspaceId, AND: [{ OR: [{ liftedAt: null }, { liftedAt: { gt: now } }] }, { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }] },
       orderBy: { createdAt: "asc" },
-      select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
+      select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, skipVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
     }),
   ]);
 
   // Reasons come from the kind, the jump and the end-of-life date (the drift inputs' cycles).
   const drifts: UpdateDrift[] = driftRows;
   const acks: AckRecord[] = ackRows;
-  const built = buildUpdates({ drifts, services: fleet.services, environments: fleet.environments, current: fleet.current, acks, releaseNotes: () => null, now });
+  const built = buildUpdates({ drifts, services: fleet.services, environments: fleet.environments, current: fleet.current, acks, releaseNotes: () => null, upstreamStates: fleet.upstreamStates, now });
 
   // Release notes only for the versions the lines point at.
   const all = [...built.items, ...built.acknowledged];
@@ -56,10 +57,17 @@ export async function buildUpdateLines({ ctx, input: query }: { ctx: RequestCtx;
 export async function listUpdates({ ctx, input: query = {} }: { ctx: RequestCtx; input?: UpdatesQuery }): Promise<UpdatesOut> {
   requireRole(ctx.actor, "viewer");
   const key = `${workspaceOf(ctx.actor)}:updates:${JSON.stringify([query.team, query.environment, query.application])}`;
-  return cachedInsight(ctx, key, async () => {
-    const { items, acknowledged } = await buildUpdateLines({ ctx, input: query });
-    return { items: items.map(toLineOut), acknowledged: acknowledged.map(toLineOut) };
-  });
+  const { out } = await cachedInsight(
+    ctx,
+    key,
+    async () => {
+      const [{ items, acknowledged }, inputs] = await Promise.all([buildUpdateLines({ ctx, input: query }), cachedDriftInputs(ctx, workspaceOf(ctx.actor))]);
+      return { out: { items: items.map(toLineOut), acknowledged: acknowledged.map(toLineOut) }, staleAt: nextUpstreamStaleAt(inputs.facts.map((f) => f.upstream)) };
+    },
+    // A line's upstream_state turns stale with the clock alone.
+    { validUntil: (r, at) => Math.min(at + INSIGHTS_CACHE_TTL_MS, r.staleAt !== null && r.staleAt > at ? r.staleAt : Number.POSITIVE_INFINITY) },
+  );
+  return out;
 }
 
 /** Markdown checkboxes of the lines not put off (the page's copy-as-checklist action). */
@@ -79,7 +87,13 @@ export function toLineOut(l: UpdateLine): LineOut {
     target_version: l.target_version,
     release_notes_url: l.release_notes_url,
     reason: l.reason,
+    reasons: l.reasons,
+    promote: l.promote,
+    upstream_state: l.upstream_state,
     open_since: l.open_since.toISOString(),
-    ack: l.ack === null ? null : { id: l.ack.id, kind: l.ack.kind, until_version: l.ack.until_version, expires_at: l.ack.expires_at?.toISOString() ?? null },
+    ack:
+      l.ack === null
+        ? null
+        : { id: l.ack.id, kind: l.ack.kind, until_version: l.ack.until_version, skip_version: l.ack.skip_version, expires_at: l.ack.expires_at?.toISOString() ?? null },
   };
 }

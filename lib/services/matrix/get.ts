@@ -7,6 +7,8 @@ import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/polic
 import { displayTag } from "@/lib/domain/running-version";
 import { compareTags, selectNewest } from "@/lib/domain/versions";
 import { workspaceOf, type RequestCtx } from "../context";
+import { nextUpstreamStaleAt, upstreamStatusOf } from "../upstream/status";
+import { INSIGHTS_CACHE_TTL_MS } from "../cache/insights-cache";
 import { loadEolForRuns, type EolLookup } from "../eol/status";
 import { cachedInsight } from "../cache/insights-cache";
 import { cachedDriftInputs } from "../insights/fleet";
@@ -23,7 +25,7 @@ export function oldestRun<T extends { version: string | null; tag: string }>(run
 }
 
 /** The whole matrix, and each service's active drift kinds (in any environment) for the `kind` filter. */
-type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>> };
+type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>>; upstreamStaleAt: number | null };
 
 /**
  * Every query selects from the workspace's whole matrix, computed once per
@@ -32,7 +34,10 @@ type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>> };
  */
 export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
   const workspaceId = workspaceOf(ctx.actor);
-  const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId));
+  // Upstream states turn stale with the clock alone: recompute then, not only after the TTL.
+  const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId), {
+    validUntil: (w, at) => Math.min(at + INSIGHTS_CACHE_TTL_MS, w.upstreamStaleAt !== null && w.upstreamStaleAt > at ? w.upstreamStaleAt : Number.POSITIVE_INFINITY),
+  });
   const { team, environment, kind, q, limit, offset = 0 } = query;
   if (!team && !environment && !kind && !q && limit === undefined && offset === 0) return whole.matrix;
   let services = whole.matrix.services;
@@ -52,7 +57,10 @@ export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input:
 async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<WholeMatrix> {
   const [inputs, drifts] = await Promise.all([
     cachedDriftInputs(ctx, workspaceId),
-    ctx.db.drift.findMany({ where: { workspaceId, active: true }, select: { serviceId: true, environmentId: true, kind: true } }),
+    ctx.db.drift.findMany({
+      where: { workspaceId, active: true },
+      select: { serviceId: true, environmentId: true, kind: true, state: true, openedAt: true, announcedAt: true, running: true, expected: true },
+    }),
   ]);
   const { environments, facts } = inputs;
   const runsBy = new Map<string, CurrentRun[]>();
@@ -63,10 +71,15 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
   }
   const nameOf = new Map(facts.map((f) => [f.id, f.name] as const));
   const driftsBy = new Map<string, DriftKind[]>();
+  const detailsBy = new Map<string, Cell["drift_details"]>();
   const kinds = new Map<string, Set<DriftKind>>();
   for (const d of drifts) {
     const key = `${d.serviceId}:${d.environmentId}`;
     driftsBy.set(key, [...(driftsBy.get(key) ?? []), d.kind]);
+    if (d.state !== "resolved") {
+      const detail = { kind: d.kind, state: d.state, opened_at: d.openedAt.toISOString(), announced_at: d.announcedAt?.toISOString() ?? null, running: d.running, expected: d.expected };
+      detailsBy.set(key, [...(detailsBy.get(key) ?? []), detail]);
+    }
     const name = nameOf.get(d.serviceId);
     if (name === undefined) continue;
     let serviceKinds = kinds.get(name);
@@ -94,6 +107,7 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
         declared: running.length === 0,
         targets: here.map((r) => ({ name: r.targetName, tag: r.tag, version: r.version, digest: r.digest, since: r.since.toISOString(), declared: r.declared })),
         drifts: driftsBy.get(`${s.id}:${env.id}`) ?? [],
+        drift_details: detailsBy.get(`${s.id}:${env.id}`) ?? [],
         eol: oldest.version ? eol(s.id, oldest.version) : null,
       });
     }
@@ -106,14 +120,18 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
       const result = selectNewest({ running: newestRunning, tags, policy: { tag_filter: policy.tag_filter, prerelease: policy.prerelease } });
       newest = result.newest ?? (tags.includes(newestRunning) ? newestRunning : null);
     }
+    const status = upstreamStatusOf(s.upstream, ctx.now);
     return {
       name: s.name,
       team: s.team,
       application: s.application,
-      upstream: { repository, newest, checked_at: s.upstream?.checkedAt?.toISOString() ?? null, checked_by: s.upstream?.checkedBy ?? null },
+      upstream: {
+        repository, newest, checked_at: s.upstream?.checkedAt?.toISOString() ?? null, checked_by: s.upstream?.checkedBy ?? null,
+        state: status.state, error: status.error,
+      },
       cells,
     };
   });
   const matrix = { environments: environments.map((e) => ({ name: e.name, position: e.position, production: e.production })), services, total: services.length };
-  return { matrix, kinds };
+  return { matrix, kinds, upstreamStaleAt: nextUpstreamStaleAt(facts.map((f) => f.upstream)) };
 }

@@ -1,6 +1,7 @@
 // The matrix as the API shows it and the filters it accepts.
 import { z } from "zod";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { UPSTREAM_STATES } from "@/lib/domain/upstream";
 import { nullableTimestamp, timestamp } from "../schemas";
 
 export const eolSchema = z
@@ -16,9 +17,32 @@ export const matrixCellSchema = z
     declared: z.boolean().meta({ description: "True where the cell comes from Compose files in Git only" }),
     targets: z.array(z.object({ name: z.string(), tag: z.string(), version: z.string().nullable(), digest: z.string().nullable(), since: timestamp, declared: z.boolean() })),
     drifts: z.array(z.enum(DRIFT_KINDS)),
+    drift_details: z
+      .array(
+        z.object({
+          kind: z.enum(DRIFT_KINDS),
+          state: z.enum(["open", "announced"]),
+          opened_at: timestamp.meta({ description: "When the difference began according to history" }),
+          announced_at: nullableTimestamp,
+          running: z.string().nullable(),
+          expected: z.string().nullable(),
+        }),
+      )
+      .meta({ description: "Each live drift of the cell: kind, state and dates" }),
     eol: eolSchema.nullable(),
   })
   .meta({ id: "MatrixCell" });
+
+export const upstreamSchema = z
+  .object({
+    repository: z.string().nullable(),
+    newest: z.string().nullable().meta({ description: "Newest release of the running line that the last good check found" }),
+    checked_at: nullableTimestamp.meta({ description: "The last successful check" }),
+    checked_by: z.enum(["server", "agent"]).nullable(),
+    state: z.enum(UPSTREAM_STATES).meta({ description: "ok: the last check succeeded; failed; stale: no success for three check intervals; unchecked" }),
+    error: z.string().nullable().meta({ description: "Why, in one line: the failure, the staleness, or what an unchecked repository is waiting for" }),
+  })
+  .meta({ id: "UpstreamStatus" });
 
 export const matrixSchema = z
   .object({
@@ -28,7 +52,7 @@ export const matrixSchema = z
         name: z.string(),
         team: z.string().nullable(),
         application: z.string().nullable(),
-        upstream: z.object({ repository: z.string().nullable(), newest: z.string().nullable(), checked_at: nullableTimestamp, checked_by: z.enum(["server", "agent"]).nullable() }),
+        upstream: upstreamSchema,
         cells: z.array(matrixCellSchema),
       }),
     ),

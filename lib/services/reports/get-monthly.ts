@@ -3,12 +3,11 @@
 // new upstream releases came out for what runs, and what needs attention now,
 // most important first. Read through the same services as the API.
 import { loadServiceFacts } from "@/lib/db/queries/services";
-import type { DeliveryStats } from "@/lib/domain/insights";
+import { describeLineMove, type DeliveryStats } from "@/lib/domain/insights";
 import { compareTags, likeGroupKey, parseTag } from "@/lib/domain/versions";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { describeService } from "../services/describe";
 import { loadArrivalIndex } from "../insights/delivery-arrivals";
-import { listDrifts } from "../drift/list-drifts";
 import { getMatrix } from "../matrix/get";
 import { catalogFor } from "../services/catalog-lookup";
 import { listUpdates } from "../insights/updates";
@@ -66,12 +65,11 @@ export async function getMonthlyReport({ ctx, input: { month } }: { ctx: Request
   const range = monthRange(month)!;
   const now = ctx.now;
   const to = new Date(Math.min(range.to.getTime(), now.getTime()));
-  const [facts, targets, arrivalIndex, updates, drifts, matrix] = await Promise.all([
+  const [facts, targets, arrivalIndex, updates, matrix] = await Promise.all([
     loadServiceFacts(ctx.db, workspaceId),
     listTargets({ ctx }),
     loadArrivalIndex(ctx, workspaceId, { from: range.from, to }),
     listUpdates({ ctx }),
-    listDrifts({ ctx, input: {} }),
     getMatrix({ ctx, input: {} }),
   ]);
 
@@ -96,21 +94,14 @@ export async function getMonthlyReport({ ctx, input: { month } }: { ctx: Request
     return { environment: env.name, items: items.slice(0, REPORT_LIST_LIMIT), more: Math.max(0, items.length - REPORT_LIST_LIMIT) };
   });
 
-  // New upstream releases of the line each service runs, published (or first seen) this month.
+  // New upstream releases of the line each service runs, first seen this month (as the service page lists them).
   const releases = await newReleases(ctx, workspaceId, facts, matrix, range.from, to);
 
-  // What needs attention now, most important first.
+  // What needs attention now: the Updates list's own lines, in its order, so the counts agree.
   const attention: AttentionItem[] = updates.items.map((l) => ({
     rank: REASON_RANK[l.reason]?.rank ?? 9, service: l.service, environment: l.environment, what: REASON_RANK[l.reason]?.what ?? l.reason,
-    detail: `runs ${l.running}${l.target_version ? `, move to ${l.target_version}` : ""}`, since: l.open_since,
+    detail: `runs ${describeLineMove(l)}${l.upstream_state === "ok" ? "" : ` (upstream ${l.upstream_state})`}`, since: l.open_since,
   }));
-  for (const d of drifts.items) {
-    if ((d.kind !== "declared" && d.kind !== "inconsistent") || d.silenced) continue;
-    const r = REASON_RANK[d.kind]!;
-    attention.push({ rank: r.rank, service: d.service, environment: d.environment, what: r.what, detail: `runs ${d.running ?? "?"}${d.expected ? `, ${d.kind === "declared" ? "Git declares" : "expected"} ${d.expected}` : ""}${d.target ? ` on ${d.target}` : ""}`, since: d.opened_at });
-  }
-  // Stable: within a rank the updates list's own order (production first, open longest) stays.
-  attention.sort((a, b) => a.rank - b.rank);
 
   return {
     month,
@@ -170,7 +161,7 @@ async function newReleases(
   const sources = new Map<string, ReleaseSource>();
   for (const f of facts) {
     if (!lines.has(f.id)) continue;
-    const described = describeService(f, { gitlabUrl: ctx.config.gitlabUrl });
+    const described = describeService(f, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now });
     const own = (f.policy ?? null) as Policy | null;
     const catalog = described.repository ? catalogFor(described.repository) : null;
     const { kind, repository } = described.release_source;
@@ -180,7 +171,7 @@ async function newReleases(
   const items = found
     .map((f) => {
       const info = notes(f.serviceId, f.version);
-      return { service: f.service, version: f.version, date: (info.published_at ?? f.at).toISOString(), release_notes_url: info.release_notes_url };
+      return { service: f.service, version: f.version, date: f.at.toISOString(), release_notes_url: info.release_notes_url };
     })
     .sort((a, b) => a.service.localeCompare(b.service) || (compareTags(b.version, a.version) ?? 0));
   return { items: items.slice(0, REPORT_LIST_LIMIT), more: Math.max(0, items.length - REPORT_LIST_LIMIT) };

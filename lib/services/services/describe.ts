@@ -6,10 +6,12 @@ import type { serviceSchema } from "@/lib/services/services/schemas";
 import type { ServiceFacts } from "@/lib/db/queries/services";
 import { DEFAULT_POLICY, type Policy } from "@/lib/domain/policy";
 import { catalogFor, forgeFromLabel } from "./catalog-lookup";
+import { upstreamStatusOf } from "../upstream/status";
 
 export type ServiceOut = z.infer<typeof serviceSchema>;
 
-export function describeService(facts: ServiceFacts, opts: { gitlabUrl?: string } = {}): ServiceOut {
+/** `newest` comes from the matrix (the running line's newest release); null where the caller has none. */
+export function describeService(facts: ServiceFacts, opts: { gitlabUrl?: string; now: Date; newest?: string | null }): ServiceOut {
   const repository = facts.repository ?? facts.runningRepository;
   const own = (facts.policy ?? null) as Policy | null;
   const catalog = repository ? catalogFor(repository) : null;
@@ -37,5 +39,11 @@ export function describeService(facts: ServiceFacts, opts: { gitlabUrl?: string 
     release_source: release,
     checked_by: facts.upstream?.checkedBy ?? null,
     last_check: { at: facts.upstream?.checkedAt?.toISOString() ?? null, error: facts.upstream?.lastError ?? null },
+    upstream: upstreamOut(repository, facts.upstream, opts.now, opts.newest ?? null),
   };
+}
+
+export function upstreamOut(repository: string | null, row: ServiceFacts["upstream"], now: Date, newest: string | null): ServiceOut["upstream"] {
+  const status = upstreamStatusOf(row, now);
+  return { repository, newest, checked_at: row?.checkedAt?.toISOString() ?? null, checked_by: row?.checkedBy ?? null, state: status.state, error: status.error };
 }

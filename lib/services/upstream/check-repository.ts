@@ -11,6 +11,7 @@ import { resolveDigest } from "@/lib/adapters/registries/resolve";
 import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
 import { AppError } from "@/lib/domain/errors";
 import type { Policy } from "@/lib/domain/policy";
+import { describeRegistryFailure, registryFailureOf } from "@/lib/domain/upstream";
 import { isSourceLabelNeeded } from "@/lib/domain/registry-budget/label-schedule";
 import { resolutionCandidates } from "@/lib/domain/running-version";
 import type { CheckDeps } from "./ports";
@@ -22,9 +23,9 @@ export type { CheckDeps } from "./ports";
 
 export type CheckOutcome =
   | { status: "skipped"; reason: "agent" | "missing" }
-  | { status: "ok"; changed: boolean; tags: number; resolved: number; durationMs: number }
+  | { status: "ok"; host: string; changed: boolean; tags: number; resolved: number; durationMs: number }
   | { status: "private" }
-  | { status: "failed"; error: string; retryInMs: number };
+  | { status: "failed"; host: string; error: string; retryInMs: number };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -58,18 +59,21 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
     if (isPrivateRepositoryError(err)) {
       await db.upstreamRepository.update({
         where: { id: repo.id },
-        data: { checkedBy: "agent", checkedAt: now, lastError: "private repository: checked by the workspace's agents", leasedUntil: null, dueAt: new Date(now.getTime() + DAY) },
+        // Not a failure: the agents check it from now on and their reports set its state; until then it is
+        // unchecked, with the registry's answer kept as the reason.
+        data: { checkedBy: "agent", checkedAt: null, lastError: describeRegistryFailure(registryFailureOf(repo.host, err)), leasedUntil: null, dueAt: new Date(now.getTime() + DAY) },
       });
       return { status: "private" };
     }
     const failures = repo.failures + 1;
     const retryInMs = err instanceof AppError && err.retryAfterSeconds ? Math.max(err.retryAfterSeconds * 1000, retryDelayMs(failures)) : retryDelayMs(failures);
-    const error = err instanceof Error ? err.message : String(err);
+    // One line a user understands; checkedAt and the tags stay what the last good check learned.
+    const error = describeRegistryFailure(registryFailureOf(repo.host, err));
     await db.upstreamRepository.update({
       where: { id: repo.id },
       data: { failures, lastError: error.slice(0, 1000), leasedUntil: null, dueAt: new Date(now.getTime() + retryInMs), lastDurationMs: Date.now() - started },
     });
-    return { status: "failed", error, retryInMs };
+    return { status: "failed", host: repo.host, error, retryInMs };
   }
 
   const fingerprint = tagsFingerprint(tags);
@@ -106,7 +110,7 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
       lastDurationMs: Date.now() - started,
     },
   });
-  return { status: "ok", changed, tags: tags.length, resolved, durationMs: Date.now() - started };
+  return { status: "ok", host: repo.host, changed, tags: tags.length, resolved, durationMs: Date.now() - started };
 }
 
 type RepoRow = { id: string; key: string; host: string; path: string };

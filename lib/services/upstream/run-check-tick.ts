@@ -49,7 +49,7 @@ export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; conc
       } catch (err) {
         // Not due again at once: another scheduler's tick this minute would check it a second time.
         const error = (err as Error).message;
-        outcomes.push({ status: "failed", error, retryInMs: RETRY_AFTER_ERROR_MS });
+        outcomes.push({ status: "failed", host: "", error, retryInMs: RETRY_AFTER_ERROR_MS });
         await deps.db.upstreamRepository
           .update({ where: { id }, data: { leasedUntil: null, dueAt: new Date(deps.now().getTime() + RETRY_AFTER_ERROR_MS), lastError: error.slice(0, 1000) } })
           .catch(() => {});

@@ -5,6 +5,6 @@ import type { AckRecord } from "@/lib/domain/drift";
 export async function listOpenAcks(db: Db, workspaceId: string, now: Date): Promise<AckRecord[]> {
   return db.ack.findMany({
     where: { workspaceId, liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-    select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
+    select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, skipVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
   });
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "acks" ADD COLUMN     "skip_version" TEXT;
