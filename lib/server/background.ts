@@ -30,7 +30,9 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
     const checks = await runCheckTick(deps);
     if (checks.leased > 0) {
       for (const line of checkWarningLines(checks.outcomes, hostWarnings, deps.now())) log.warn(line);
-      log.debug(`checked ${checks.leased} repositories, ${checks.outcomes.filter((o) => o.status === "failed").length} failed`);
+      // One summary line a tick; the reasons go out as the per-host warnings above.
+      const failed = checks.outcomes.filter((o) => o.status === "failed").length;
+      log.info(`checked ${checks.leased} repositories${failed ? `, ${failed} failed` : ""}`);
     }
     const compose = await refreshComposeTargets({ ctx: { db, config: opts.config, now: new Date() } });
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
