@@ -2,6 +2,7 @@
 // Engine API on the server's DOCKER_HOST (replayed from recorded bodies, nothing running on it) an owner
 // watches it as an existing environment, sees its state after the server's own run, and stops.
 import { rmSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startReplayServer, type ReplayServer } from "../tests/support/replay-server";
@@ -46,6 +47,8 @@ test("an owner watches the server's Docker host and stops", async ({ page, reque
   }).toPass({ timeout: 20_000 });
   await expect(row.getByRole("cell", { name: "0", exact: true })).toBeVisible();
   await page.screenshot({ path: shot("docker-host-watching"), fullPage: true });
+  const axe = await new AxeBuilder({ page }).include("section[aria-labelledby=docker-host-h]").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
   await row.getByRole("button", { name: "Stop watching docker@app-host-1" }).click();
   await expect(page.getByRole("status")).toHaveText(/Stopped watching docker@app-host-1/);
