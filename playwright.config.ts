@@ -38,6 +38,6 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
-    env: { DATABASE_URL: "", DRIFTWATCH_DATA_DIR: path.join(process.env.DW_E2E_DIR, "data"), DRIFTWATCH_BASE_URL: BASE_URL, DRIFTWATCH_LOG_LEVEL: "warn" },
+    env: { DATABASE_URL: "", DRIFTWATCH_DATA_DIR: path.join(process.env.DW_E2E_DIR, "data"), DRIFTWATCH_BASE_URL: BASE_URL, DRIFTWATCH_LOG_LEVEL: "warn", DOCKER_HOST: `unix://${path.join(process.env.DW_E2E_DIR, "docker.sock")}` },
   },
 });
