@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { planCalendarEvents, type CalendarInput } from "./calendar";
+import type { EolCycleInfo } from "./drift";
 import { effectivePolicy } from "./policy";
 
 const WS = "00000000-0000-4000-8000-000000000001";
 const envs = [{ id: "e1", name: "staging", position: 1 }, { id: "e2", name: "production", position: 2 }];
-const nginx124 = { product: "nginx", cycle: "1.24", eolDate: new Date("2026-12-10T00:00:00Z") };
+const nginx124: EolCycleInfo = { product: "nginx", cycle: "1.24", eolDate: new Date("2026-12-10T00:00:00Z") };
 const pg15 = { product: "postgresql", cycle: "15", eolDate: new Date("2027-11-11T00:00:00Z") };
 
 function input(over: Partial<CalendarInput> = {}): CalendarInput {
@@ -12,7 +13,7 @@ function input(over: Partial<CalendarInput> = {}): CalendarInput {
     workspaceId: WS,
     environments: envs,
     services: [
-      { id: "s1", name: "web", eol: new Map([["1.24.0", nginx124], ["1.27.3", { product: "nginx", cycle: "1.27", eolDate: null }]]) },
+      { id: "s1", name: "web", eol: new Map<string, EolCycleInfo | null>([["1.24.0", nginx124], ["1.27.3", { product: "nginx", cycle: "1.27", eolDate: null }]]) },
       { id: "s2", name: "edge", eol: new Map([["1.24.0", nginx124]]) },
       { id: "s3", name: "db", eol: new Map([["15.4", pg15]]) },
     ],

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { loadSignedCalendar } from "@/lib/services/calendar/load-signed";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
+import { sessionCookie, sessionRequest } from "../support/session";
 import { settled } from "../support/settle";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -92,6 +93,15 @@ describe("calendar address", () => {
     expect(viewer.status).toBe(403);
     expect(viewer.contentType).toContain("application/problem+json");
     expect((await api(null).get("/api/v1/calendar")).status).toBe(401);
+  });
+
+  it("is shown in Settings with a copy button, beside the key reset", async () => {
+    const cookie = await sessionCookie(ws.owner.email, ws.owner.password);
+    const page = await sessionRequest(cookie, "GET", "/settings/sharing");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(await calendarUrl(ws));
+    expect(page.text).toContain("Copy address");
+    expect(page.text).toContain("Reset badge and calendar addresses");
   });
 });
 
