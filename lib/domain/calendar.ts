@@ -1,8 +1,11 @@
 // The workspace calendar's events: one all-day event per end-of-life date of a
-// cycle that runs somewhere, and one per drift whose announcement is still ahead
-// (its kind's `drift_alert_after` delay). Pure: the caller reads the inputs.
+// cycle that runs somewhere; one per open drift on the day its kind's
+// `drift_alert_after` delay announces it; and one per announced drift put off
+// for a while, on the day the put-off ends. Pure: the caller reads the inputs.
 import type { DriftKind, EffectivePolicy } from "./policy";
-import { alertDelayMs, type CurrentRun, type EnvironmentInfo, type ServiceInput } from "./drift";
+import {
+  alertDelayMs, findSilencingAck, indexRunningVersions, indexUpstreamTargets, type AckRecord, type CurrentRun, type EnvironmentInfo, type ServiceInput,
+} from "./drift";
 
 export type CalendarEvent = {
   /** Stable across requests, so calendar applications update an event instead of adding another. */
@@ -13,12 +16,14 @@ export type CalendarEvent = {
   description: string;
 };
 
-export type PendingDrift = {
+export type CalendarDrift = {
   id: string;
   serviceId: string;
+  environmentId: string;
   service: string;
   environment: string;
   kind: DriftKind;
+  state: "open" | "announced";
   running: string | null;
   expected: string | null;
   openedAt: Date;
@@ -28,10 +33,13 @@ export type CalendarInput = {
   workspaceId: string;
   environments: readonly Pick<EnvironmentInfo, "id" | "name" | "position">[];
   services: readonly Pick<ServiceInput, "id" | "name" | "eol">[];
-  current: readonly Pick<CurrentRun, "serviceId" | "environmentId" | "version">[];
-  /** Live drifts not yet announced. */
-  pending: readonly PendingDrift[];
+  current: readonly CurrentRun[];
+  /** Live drift records. */
+  drifts: readonly CalendarDrift[];
+  /** Acknowledgements not lifted or expired. */
+  acks: readonly AckRecord[];
   policies: ReadonlyMap<string, EffectivePolicy>;
+  now: Date;
 };
 
 const KIND_WORDS: Readonly<Record<DriftKind, string>> = {
@@ -48,7 +56,7 @@ export function dayOf(at: Date): string {
 
 /** Every event of the workspace, by day, then summary. */
 export function planCalendarEvents(input: CalendarInput): CalendarEvent[] {
-  return [...eolEvents(input), ...announcementEvents(input)].sort((a, b) => cmp(a.day, b.day) || cmp(a.summary, b.summary) || cmp(a.uid, b.uid));
+  return [...eolEvents(input), ...announcementEvents(input), ...putOffEvents(input)].sort((a, b) => cmp(a.day, b.day) || cmp(a.summary, b.summary) || cmp(a.uid, b.uid));
 }
 
 function eolEvents({ workspaceId, environments, services, current }: CalendarInput): CalendarEvent[] {
@@ -83,17 +91,38 @@ function eolEvents({ workspaceId, environments, services, current }: CalendarInp
 }
 
 /** A drift still open is announced (notified, badged) once its kind's delay has passed since it began. */
-function announcementEvents({ workspaceId, pending, policies }: CalendarInput): CalendarEvent[] {
-  return pending.map((d) => {
+function announcementEvents({ workspaceId, drifts, policies }: CalendarInput): CalendarEvent[] {
+  return drifts.flatMap((d) => {
+    if (d.state !== "open") return [];
     const at = new Date(d.openedAt.getTime() + alertDelayMs(policies.get(d.serviceId), d.kind));
-    const move = d.running !== null && d.expected !== null ? ` (${d.running} → ${d.expected})` : d.running !== null ? ` (${d.running})` : "";
-    return {
+    return [{
       uid: `drift.${d.id}.${workspaceId}@driftwatch`,
       day: dayOf(at),
       summary: `${d.service} in ${d.environment}: ${d.kind} drift is announced`,
-      description: `${d.service} in ${d.environment} is ${KIND_WORDS[d.kind]}${move} since ${d.openedAt.toISOString()}; unless it is resolved, it is announced at ${at.toISOString()}.`,
-    };
+      description: `${d.service} in ${d.environment} is ${KIND_WORDS[d.kind]}${moveOf(d)} since ${d.openedAt.toISOString()}; unless it is resolved, it is announced at ${at.toISOString()}.`,
+    }];
   });
+}
+
+/** An announced drift silenced by an acknowledgement with an end: its notifications and badge come back then. */
+function putOffEvents({ workspaceId, drifts, acks, current, now }: CalendarInput): CalendarEvent[] {
+  const announced = drifts.filter((d) => d.state === "announced");
+  if (announced.length === 0 || acks.length === 0) return [];
+  const silence = { acks, runningVersions: indexRunningVersions(current), now, upstreamTargets: indexUpstreamTargets(drifts) };
+  return announced.flatMap((d) => {
+    const ack = findSilencingAck(d, silence);
+    if (ack?.expiresAt == null) return [];
+    return [{
+      uid: `putoff.${ack.id}.${d.id}.${workspaceId}@driftwatch`,
+      day: dayOf(ack.expiresAt),
+      summary: `${d.service} in ${d.environment}: put-off of ${d.kind} drift ends`,
+      description: `${d.service} in ${d.environment} is ${KIND_WORDS[d.kind]}${moveOf(d)}; it was put off until ${ack.expiresAt.toISOString()}, when it is announced again unless resolved.`,
+    }];
+  });
+}
+
+function moveOf(d: Pick<CalendarDrift, "running" | "expected">): string {
+  return d.running !== null && d.expected !== null ? ` (${d.running} → ${d.expected})` : d.running !== null ? ` (${d.running})` : "";
 }
 
 function cmp(a: string, b: string): number {

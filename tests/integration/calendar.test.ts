@@ -8,6 +8,7 @@ import ICAL from "ical.js";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { loadSignedCalendar } from "@/lib/services/calendar/load-signed";
+import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 import { sessionCookie, sessionRequest } from "../support/session";
 import { settled } from "../support/settle";
@@ -176,6 +177,25 @@ describe("calendar feed", () => {
     expect(theirFeed.status).toBe(200);
     expect(theirFeed.body).not.toContain("web");
     expect((await load(mine.toString())).body).not.toContain("secret-svc");
+  });
+
+  it("dates the end of an announced drift's put-off", async () => {
+    expect((await api(ws.member).patch("/api/v1/services/web", { policy: { drift_alert_after: { env: "1m" } } })).status).toBe(200);
+    await evaluateWorkspaceDrift({ ctx: { db: testDb(), config: loadConfig({}), now: new Date() }, input: { workspaceId: ws.id, wait: true } });
+    const [drift] = (await api(ws.viewer).get("/api/v1/drifts?kind=env")).body.items;
+    expect(drift.state).toBe("announced");
+    const ack = await api(ws.member).post("/api/v1/acks", { service: "web", kind: "drift", environment: "production", duration: "72h" });
+    expect(ack.status).toBe(201);
+
+    const events = parseCalendar((await load(await calendarUrl(ws))).body);
+    expect(events.filter((e) => !e.uid.startsWith("eol."))).toEqual([
+      {
+        uid: `putoff.${ack.body.id}.${drift.id}.${ws.id}@driftwatch`,
+        day: ack.body.expires_at.slice(0, 10),
+        summary: "web in production: put-off of env drift ends",
+        description: expect.stringContaining(`it was put off until ${new Date(ack.body.expires_at).toISOString()}`),
+      },
+    ]);
   });
 
   it("stops loading after `driftwatch badges reset`; the new address loads", async () => {
