@@ -24,9 +24,12 @@ import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { describeWaiting } from "@/components/insights/waiting-releases";
+import { formatShortDay } from "@/lib/render/dates";
+import { api, makeWorkspace } from "../support/api";
 import { registryPusher } from "../support/registry";
 import { fixture, startReplayServer, type ReplayServer } from "../support/replay-server";
 import { createScratchDb, type ScratchDb } from "../support/scratch-db";
+import { sessionCookie, sessionRequest } from "../support/session";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -156,5 +159,49 @@ describe("minimum release age", () => {
       code: "invalid_input",
       errors: [{ pointer: "/policy/min_release_age", detail: "must be a duration such as 15m, 72h or 7d" }],
     });
+  });
+});
+
+describe("minimum release age on the running server", () => {
+  async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const v = await fn();
+      if (ok(v) || Date.now() > deadline) return v;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  it("the updates list and the service page say which release waits, and until when", async () => {
+    const ws = await makeWorkspace("aged-pages");
+    const repo = `aged/pages-${ID}`;
+    for (const tag of ["1.0.0", "1.1.0"]) await pusher.pushImage(repo, tag);
+    const report = await api(ws.agentKey).post("/api/v1/agent/report", {
+      environment: "production", target: { name: "docker@prod", kind: "docker" }, observed_at: new Date().toISOString(),
+      workloads: [{ service: "svc", container: "svc", main: true, image: `${inject("registryHost")}/${repo}:1.1.0`, digest: null, platform_digest: null, platform: "linux/amd64", since: new Date(Date.now() - 10 * DAY).toISOString() }],
+    });
+    expect(report.status).toBe(202);
+    expect((await api(ws.member).patch("/api/v1/services/svc", { policy: { track: "major", min_release_age: "3d" } })).status).toBe(200);
+    const newest = () => api(ws.viewer).get("/api/v1/matrix").then((r) => r.body.services.find((s: { name: string }) => s.name === "svc")?.upstream.newest);
+    expect((await api(ws.member).post("/api/v1/services/svc/check")).status).toBe(202);
+    expect(await waitFor(newest, (n) => n === "1.1.0")).toBe("1.1.0");
+
+    await pusher.pushImage(repo, "3.0.0");
+    const before = Date.now();
+    expect((await api(ws.member).post("/api/v1/services/svc/check")).status).toBe(202);
+    expect(await waitFor(newest, (n) => n === "3.0.0")).toBe("3.0.0");
+    const after = Date.now();
+
+    expect((await api(ws.viewer).get("/api/v1/drifts?kind=upstream")).body.items).toEqual([]);
+    expect((await api(ws.viewer).get("/api/v1/updates")).body.items).toEqual([]);
+    const days = new Set([formatShortDay(new Date(before + 3 * DAY)), formatShortDay(new Date(after + 3 * DAY))]);
+    const said = (html: string) => /3\.0\.0 waits until ([A-Z][a-z]{2} \d{1,2}) \(minimum age 3d\)/.exec(html)?.[1];
+    const cookie = await sessionCookie(ws.owner.email, ws.owner.password);
+    const updates = await sessionRequest(cookie, "GET", "/updates");
+    expect(updates.status).toBe(200);
+    expect(days).toContain(said(updates.text));
+    const service = await sessionRequest(cookie, "GET", "/services/svc");
+    expect(service.status).toBe(200);
+    expect(days).toContain(said(service.text));
   });
 });
