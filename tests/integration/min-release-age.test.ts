@@ -203,5 +203,7 @@ describe("minimum release age on the running server", () => {
     const service = await sessionRequest(cookie, "GET", "/services/svc");
     expect(service.status).toBe(200);
     expect(days).toContain(said(service.text));
+    // The policy form shows the field, filled in.
+    expect(service.text).toMatch(/<input[^>]*name="min_release_age"[^>]*value="3d"/);
   });
 });

@@ -44,6 +44,7 @@ function policyView(policy: Record<string, unknown>): PolicyView {
     release_tag_prefix: str("release_tag_prefix"),
     changelog: str("changelog"),
     eol: str("eol"),
+    min_release_age: str("min_release_age"),
   };
 }
 
