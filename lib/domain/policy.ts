@@ -49,6 +49,8 @@ export const policySchema = z
       .max(100)
       .regex(/^[a-z0-9][a-z0-9._-]*$/, { message: "must be an endoflife.date product identifier or none" })
       .optional(),
+    /** A release alerts only once it is this old (release-age.ts). */
+    min_release_age: durationString.optional(),
   })
   .strict();
 
