@@ -49,12 +49,15 @@ test("Check now shows the new tags and the newest release in place", async ({ pa
   await expect(result).toHaveAttribute("data-outcome", "checked");
   await expect(result).toContainText("1.1.0");
   await expect(page.getByTestId("check-state")).toHaveAttribute("data-state", "ok");
-  await expect(page.getByTestId("upstream-state")).toHaveAttribute("data-state", "ok");
+  // The page re-read with the action: the header's state note is gone (ok) and the card names the newest.
+  await expect(page.getByTestId("upstream-state")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Upstream" })).toContainText("1.1.0");
 
   await registry.pushImage(repo, "1.2.0");
   result = await checkNow(page);
   await expect(result).toContainText(`Checked ${REGISTRY_HOST}/${repo}: 1 new tag; new release 1.2.0`);
   await expect(page.getByTestId("check-new-tags")).toHaveText("1.2.0");
+  await expect(page.getByRole("region", { name: "Upstream" })).toContainText("1.2.0");
   await page.screenshot({ path: shot("check-now-result"), fullPage: true });
 });
 
