@@ -54,6 +54,7 @@ export default defineConfig({
     reuseExistingServer: false,
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     env: { DATABASE_URL: "", DRIFTWATCH_DATA_DIR: path.join(process.env.DW_E2E_DIR, "data"), DRIFTWATCH_BASE_URL: BASE_URL, DRIFTWATCH_LOG_LEVEL: "warn",
+      DOCKER_HOST: `unix://${path.join(process.env.DW_E2E_DIR, "docker.sock")}`,
       DRIFTWATCH_SERVER_REGISTRIES: REGISTRY_HOST, DRIFTWATCH_INSECURE_REGISTRIES: REGISTRY_HOST },
   }],
 });

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/domain/errors";
 import { getServerServices } from "@/lib/server/services";
 import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
+import { DockerHostSetupStep, watchDockerHostAfterSetup } from "./docker-host-step";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Set up" };
@@ -16,13 +17,16 @@ async function setupAction(formData: FormData) {
   // Only while nobody but the demo's owner exists: afterwards owners add people from inside.
   if (await hasAnyUser(db, { besidesDemo: true })) redirect("/signin");
   const input = { workspace: formData.get("workspace"), email: formData.get("email"), password: formData.get("password") };
+  let created: Awaited<ReturnType<typeof setupWorkspace>>;
   try {
-    await setupWorkspace({ ctx: { db }, input: input });
+    created = await setupWorkspace({ ctx: { db }, input: input });
   } catch (err) {
     if (err instanceof AppError) redirect(`/setup?error=${encodeURIComponent(err.message)}`);
     throw err;
   }
-  await signIn("credentials", { email: String(input.email).trim().toLowerCase(), password: input.password, redirectTo: "/" });
+  const email = String(input.email).trim().toLowerCase();
+  const next = await watchDockerHostAfterSetup(formData, { workspaceId: created.workspaceId, userId: created.userId, email });
+  await signIn("credentials", { email, password: input.password, redirectTo: next ?? "/" });
 }
 
 export default async function SetupPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
@@ -41,6 +45,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
           </label>
           <label>Your e-mail <input name="email" type="email" autoComplete="username" required /></label>
           <label>Password <span className="hint">at least 8 characters</span><input name="password" type="password" autoComplete="new-password" minLength={8} required /></label>
+          <DockerHostSetupStep />
           <button type="submit" className="primary">Create workspace</button>
         </form>
         <DemoOffer from="setup" />

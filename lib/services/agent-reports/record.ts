@@ -8,7 +8,7 @@ import { ensureReportTarget, type ReportInput, type ReportTarget } from "@/lib/d
 import { listLastClosedRuns } from "@/lib/db/queries/intake/list-last-closed-runs";
 import { planReport, reportChange } from "@/lib/domain/intake/plan";
 import { reportFingerprint, splitImage } from "@/lib/domain/intake/report";
-import { requireAgent, type RequestCtx } from "../context";
+import { requireReporter, type RequestCtx } from "../context";
 import { requestWorkspaceDrift } from "../drift/evaluate-workspace";
 import { recordRegistryResults } from "./record-registry-results";
 import { upstreamRepositoriesInsert } from "../upstream/ensure-repositories";
@@ -26,13 +26,12 @@ export type ReportOutcome = {
 
 /** `evaluateDrift: false` stores the report only (bulk loads evaluate once at the end). */
 export async function recordAgentReport({ ctx, input, evaluateDrift = true }: { ctx: RequestCtx; input: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
-  const agent = requireAgent(ctx.actor);
+  const { workspaceId, agentKeyId } = requireReporter(ctx.actor);
   const source = input.target.source;
   // A token the agent clones with may sit in the URL; only the address is kept.
   const report = source ? { ...input, target: { ...input.target, source: { ...source, repository_url: withoutUserinfo(source.repository_url) } } } : input;
-  const workspaceId = agent.workspaceId;
   // The repositories its main containers run are registered with the history it opens, in the same statement.
-  const outcome = await applyTargetReport(ctx, workspaceId, report, agent.agentKeyId, { serverRegistries: ctx.config.serverRegistries });
+  const outcome = await applyTargetReport(ctx, workspaceId, report, agentKeyId, { serverRegistries: ctx.config.serverRegistries });
   if (report.registry_results.length && outcome.ignored === null) {
     await recordRegistryResults({ ctx, input: { workspaceId, results: report.registry_results } });
   }

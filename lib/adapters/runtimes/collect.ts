@@ -1,16 +1,16 @@
-// One pass over every configured runtime: one AgentReport per target. A
-// source that fails is named in `failures` and the others still report.
-import { collectDocker, type DockerCollectOptions } from "@/lib/adapters/runtimes/docker/collect-docker";
-import { collectKubernetes, type KubernetesCollectOptions } from "@/lib/adapters/runtimes/kubernetes/collect-kubernetes";
-import type { InClusterOptions } from "@/lib/adapters/runtimes/kubernetes/connection";
-import { collectNomad, type NomadCollectOptions } from "@/lib/adapters/runtimes/nomad/collect-nomad";
-import { collectSwarm, type SwarmCollectOptions } from "@/lib/adapters/runtimes/swarm/collect-swarm";
-import { combineProviders, dockerConfigProvider, type CredentialsProvider } from "@/lib/adapters/runtimes/credentials";
+// One pass over every configured runtime: one AgentReport per target. A source that fails is named in
+// `failures` and the others still report. The agent runs it, and so does the server watching its own Docker host.
+import { collectDocker, type DockerCollectOptions } from "./docker/collect-docker";
+import { collectKubernetes, type KubernetesCollectOptions } from "./kubernetes/collect-kubernetes";
+import type { InClusterOptions } from "./kubernetes/connection";
+import { collectNomad, type NomadCollectOptions } from "./nomad/collect-nomad";
+import { collectSwarm, type SwarmCollectOptions } from "./swarm/collect-swarm";
+import { combineProviders, dockerConfigProvider, type CredentialsProvider } from "./credentials";
 import { readComposeFromGit } from "@/lib/adapters/compose-git/read-compose-from-git";
 import { agentReportSchema, withoutUserinfo, type AgentReport, type RegistryResult, type TargetKind, type Workload } from "@/lib/domain/agent-report";
 
 export type CollectOptions = {
-  /** The agent's `--environment`. */
+  /** The environment reported for (the agent's `--environment`). */
   environment: string;
   docker?: DockerCollectOptions;
   /** Path of a kubeconfig file; or `inCluster` for the pod's service account. */
