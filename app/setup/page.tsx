@@ -1,5 +1,6 @@
 // First run: create the first workspace and its owner, then sign in.
 import { redirect } from "next/navigation";
+import { DemoOffer } from "@/components/demo/demo-offer";
 import { signIn } from "@/lib/http/auth";
 import { AppError } from "@/lib/domain/errors";
 import { getServerServices } from "@/lib/server/services";
@@ -13,8 +14,8 @@ export const metadata = { title: "Set up" };
 async function setupAction(formData: FormData) {
   "use server";
   const { db } = await getServerServices();
-  // Only while nobody exists: afterwards owners add people from inside.
-  if (await hasAnyUser(db)) redirect("/signin");
+  // Only while nobody but the demo's owner exists: afterwards owners add people from inside.
+  if (await hasAnyUser(db, { besidesDemo: true })) redirect("/signin");
   const input = { workspace: formData.get("workspace"), email: formData.get("email"), password: formData.get("password") };
   let created: Awaited<ReturnType<typeof setupWorkspace>>;
   try {
@@ -30,7 +31,7 @@ async function setupAction(formData: FormData) {
 
 export default async function SetupPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
   const { db } = await getServerServices();
-  if (await hasAnyUser(db)) redirect("/signin");
+  if (await hasAnyUser(db, { besidesDemo: true })) redirect("/signin");
   const { error } = await searchParams;
   return (
     <main className="narrow">
@@ -47,7 +48,8 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
           <DockerHostSetupStep />
           <button type="submit" className="primary">Create workspace</button>
         </form>
-        <p className="muted small-text">Just looking around? <code>npx driftwatch demo</code> starts a filled demo workspace on a data directory of its own.</p>
+        <DemoOffer from="setup" />
+        <p className="muted small-text">Or, on a data directory of its own: <code>npx driftwatch demo</code>.</p>
       </div>
     </main>
   );

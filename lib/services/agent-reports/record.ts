@@ -1,6 +1,6 @@
 // Report intake: an agent's report is the whole current state of one target. The rules are in
 // lib/domain/intake/plan.ts; this reads the target, plans, and writes, retrying when reports race.
-import type { AgentReport } from "@/lib/domain/agent-report";
+import { withoutUserinfo, type AgentReport } from "@/lib/domain/agent-report";
 import { Prisma } from "@/lib/db/client";
 import { sqlStateOf } from "@/lib/db/errors";
 import { applyReport } from "@/lib/db/queries/intake/apply-report";
@@ -25,8 +25,11 @@ export type ReportOutcome = {
 };
 
 /** `evaluateDrift: false` stores the report only (bulk loads evaluate once at the end). */
-export async function recordAgentReport({ ctx, input: report, evaluateDrift = true }: { ctx: RequestCtx; input: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
+export async function recordAgentReport({ ctx, input, evaluateDrift = true }: { ctx: RequestCtx; input: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
   const { workspaceId, agentKeyId } = requireReporter(ctx.actor);
+  const source = input.target.source;
+  // A token the agent clones with may sit in the URL; only the address is kept.
+  const report = source ? { ...input, target: { ...input.target, source: { ...source, repository_url: withoutUserinfo(source.repository_url) } } } : input;
   // The repositories its main containers run are registered with the history it opens, in the same statement.
   const outcome = await applyTargetReport(ctx, workspaceId, report, agentKeyId, { serverRegistries: ctx.config.serverRegistries });
   if (report.registry_results.length && outcome.ignored === null) {
