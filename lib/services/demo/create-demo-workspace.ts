@@ -3,10 +3,17 @@
 // the API and the agents reach (environments, agent reports, services,
 // acknowledgements), never by raw inserts. Upstream tags are the agent's
 // recorded look-ups, so it works offline. A second call fills nothing twice.
+// The owner's password is new at every call and shown once: a known password
+// would open a workspace on a real instance to anyone who knows the demo.
+import { randomBytes } from "node:crypto";
+import { hashPassword } from "@/lib/auth/password";
+import { updateUserPasswordHash } from "@/lib/db/queries/users/update-user-password-hash";
+import { getUserByEmail } from "@/lib/db/queries/users/get-user-by-email";
+import { getWorkspaceWithMembers } from "@/lib/db/queries/workspaces/get-workspace-with-members";
 import { AppError } from "@/lib/domain/errors";
 import { agentReportSchema } from "@/lib/domain/agent-report";
 import {
-  DEMO_ACKS, DEMO_EMAIL, DEMO_ENVIRONMENTS, DEMO_PASSWORD, DEMO_WORKSPACE, RECORDED_HOST,
+  DEMO_ACKS, DEMO_EMAIL, DEMO_ENVIRONMENTS, DEMO_WORKSPACE, RECORDED_HOST,
   demoDeclarations, demoImageDigest, demoReports, demoServiceUpdates, type DemoPlanInput,
 } from "@/lib/domain/demo/plan";
 import { createAck } from "../acks/create";
@@ -29,13 +36,22 @@ export type DemoWorkspace = {
 const DAY = 86_400_000;
 
 export async function createDemoWorkspace({ ctx }: { ctx: Pick<RequestCtx, "db" | "config" | "now"> }): Promise<DemoWorkspace> {
-  const out = { workspace: DEMO_WORKSPACE, email: DEMO_EMAIL, password: DEMO_PASSWORD };
+  const password = randomBytes(15).toString("base64url");
+  const out = { workspace: DEMO_WORKSPACE, email: DEMO_EMAIL, password };
+  const notOurs = () => new AppError("conflict", `A workspace or user named like the demo's (${DEMO_WORKSPACE}, ${DEMO_EMAIL}) exists already and is not the demo.`);
+  const existing = await getUserByEmail(ctx.db, DEMO_EMAIL);
+  if (existing) {
+    const ws = await getWorkspaceWithMembers(ctx.db, DEMO_WORKSPACE);
+    if (!ws?.memberships.some((m) => m.userId === existing.id && m.role === "owner")) throw notOurs();
+    await updateUserPasswordHash(ctx.db, existing.id, await hashPassword(password));
+    return { ...out, created: false };
+  }
   let setup;
   try {
-    setup = await setupWorkspace({ ctx, input: { workspace: DEMO_WORKSPACE, email: DEMO_EMAIL, password: DEMO_PASSWORD } });
+    setup = await setupWorkspace({ ctx, input: { workspace: DEMO_WORKSPACE, email: DEMO_EMAIL, password } });
   } catch (err) {
-    // Another owner's `demo`, or a demo user whose password was changed: not ours to fill.
-    if (err instanceof AppError && err.code === "conflict") throw new AppError("conflict", `A workspace or user named like the demo's (${DEMO_WORKSPACE}, ${DEMO_EMAIL}) exists already and is not the demo.`);
+    // Another owner's `demo`: not ours to fill.
+    if (err instanceof AppError && err.code === "conflict") throw notOurs();
     throw err;
   }
   if (!setup.created.workspace) return { ...out, created: false };
