@@ -30,7 +30,9 @@ export default defineConfig({
   },
   projects: [
     { name: "first-run", testMatch: /first-run\.spec\.ts/ },
-    { name: "app", testIgnore: /first-run\.spec\.ts/, dependencies: ["first-run"] },
+    { name: "app", testIgnore: /(first-run|oidc)\.spec\.ts/, dependencies: ["first-run"] },
+    // Single sign-on starts a server and an identity provider of its own.
+    { name: "oidc", testMatch: /oidc\.spec\.ts/ },
   ],
   webServer: {
     command: `./bin/driftwatch.mjs start --port ${PORT} --eol=false`,
