@@ -40,7 +40,9 @@ export default defineConfig({
   projects: [
     // The demo first (its file sorts first): setup stays open until the first real owner.
     { name: "first-run", testMatch: /first-run(-demo)?\.spec\.ts/ },
-    { name: "app", testIgnore: /first-run(-demo)?\.spec\.ts/, dependencies: ["first-run"] },
+    { name: "app", testIgnore: /(first-run(-demo)?|oidc)\.spec\.ts/, dependencies: ["first-run"] },
+    // Single sign-on starts a server and an identity provider of its own.
+    { name: "oidc", testMatch: /oidc\.spec\.ts/ },
   ],
   webServer: [{
     command: `${process.env.DOCKER_REGISTRY_BIN ?? "/usr/bin/docker-registry"} serve ${path.join(registryDir, "config.yml")}`,

@@ -30,6 +30,49 @@ const hostList = z
 
 const port = z.coerce.number().int().min(1).max(65535);
 
+/** Roles single sign-on may give; owners are made by hand only. */
+export const OIDC_ROLES = ["admin", "member", "viewer"] as const;
+export type OidcRole = (typeof OIDC_ROLES)[number];
+
+// Kept exactly as given: the provider's `iss` must match it character for character, trailing slash included.
+const issuerUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "https:" || u.protocol === "http:") && !u.search && !u.hash;
+    } catch {
+      return false;
+    }
+  }, { message: "expected the provider's issuer URL (https://…, no query)" });
+
+/** `group=role,group=role`: which role a group in the groups claim gives. */
+const groupRoles = z
+  .string()
+  .transform((v, zctx) => {
+    const out = new Map<string, OidcRole>();
+    for (const pair of v.split(",").map((p) => p.trim()).filter(Boolean)) {
+      const at = pair.lastIndexOf("=");
+      const group = pair.slice(0, Math.max(at, 0)).trim();
+      const role = pair.slice(at + 1).trim();
+      if (at <= 0 || !group) {
+        zctx.addIssue({ code: "custom", message: `expected group=role pairs, comma-separated, like ops=member,platform=admin (bad pair ${JSON.stringify(pair)})` });
+        return z.NEVER;
+      }
+      if (!(OIDC_ROLES as readonly string[]).includes(role)) {
+        zctx.addIssue({ code: "custom", message: `the role of group ${JSON.stringify(group)} must be ${OIDC_ROLES.join(", ")} (got ${JSON.stringify(role)})` });
+        return z.NEVER;
+      }
+      if (out.has(group)) {
+        zctx.addIssue({ code: "custom", message: `group ${JSON.stringify(group)} is listed twice` });
+        return z.NEVER;
+      }
+      out.set(group, role as OidcRole);
+    }
+    return out;
+  });
+
 const envSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -56,6 +99,14 @@ const envSchema = z.object({
     .trim()
     .refine((v) => /^smtps?:\/\//.test(v), { message: "expected smtp://user:pass@host:port" })
     .optional(),
+  DRIFTWATCH_OIDC_ISSUER: issuerUrl.optional(),
+  DRIFTWATCH_OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  DRIFTWATCH_OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  DRIFTWATCH_OIDC_NAME: z.string().trim().min(1).max(40).optional(),
+  DRIFTWATCH_OIDC_WORKSPACE: z.string().trim().min(1).optional(),
+  DRIFTWATCH_OIDC_ROLE: z.enum(OIDC_ROLES, { message: `expected ${OIDC_ROLES.join(", ")}` }).optional(),
+  DRIFTWATCH_OIDC_GROUPS_CLAIM: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,200}$/, { message: "expected a claim name" }).optional(),
+  DRIFTWATCH_OIDC_GROUP_ROLES: groupRoles.optional(),
   DRIFTWATCH_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // History kept: 90-day delivery window + its 365-day look-back; 0 keeps everything.
   DRIFTWATCH_RETENTION_DAYS: z.coerce.number().int().refine((v) => v === 0 || v >= 90, { message: "expected 0 (keep forever) or at least 90 days" }).default(455),
@@ -90,6 +141,8 @@ export type Config = {
    */
   dockerHubHosts: string[];
   smtpUrl: string | undefined;
+  /** Single sign-on with an OpenID Connect provider, when its issuer, client id and secret are all set. */
+  oidc: OidcConfig | undefined;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Days of closed history and resolved drift kept (0: forever); older deploys are kept folded (lib/services/retention/prune.ts). */
   retentionDays: number;
@@ -98,6 +151,48 @@ export type Config = {
   /** DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH as Docker's own tools read them. */
   docker: { host: string | undefined; tlsVerify: boolean; certPath: string | undefined };
 };
+
+export type OidcConfig = {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Shown on the sign-in button: "Sign in with <name>". */
+  name: string;
+  /** The workspace a person signing in for the first time joins; unset: only known people may sign in. */
+  workspace: string | undefined;
+  /** Their role when no group of theirs is mapped. */
+  role: OidcRole;
+  /** The ID token claim that lists a person's groups. */
+  groupsClaim: string;
+  /** Group → role; empty: roles are not taken from groups, and later sign-ins leave roles alone. */
+  groupRoles: ReadonlyMap<string, OidcRole>;
+};
+
+const OIDC_TRIO = ["DRIFTWATCH_OIDC_ISSUER", "DRIFTWATCH_OIDC_CLIENT_ID", "DRIFTWATCH_OIDC_CLIENT_SECRET"] as const;
+const OIDC_OPTIONS = ["DRIFTWATCH_OIDC_NAME", "DRIFTWATCH_OIDC_WORKSPACE", "DRIFTWATCH_OIDC_ROLE", "DRIFTWATCH_OIDC_GROUPS_CLAIM", "DRIFTWATCH_OIDC_GROUP_ROLES"] as const;
+
+function oidcConfig(e: z.infer<typeof envSchema>): OidcConfig | undefined {
+  const set = OIDC_TRIO.filter((k) => e[k] !== undefined);
+  if (set.length === 0) {
+    const stray = OIDC_OPTIONS.find((k) => e[k] !== undefined);
+    if (stray) throw new ConfigError(stray, `has no effect without ${OIDC_TRIO.join(", ")}`);
+    return undefined;
+  }
+  if (set.length < OIDC_TRIO.length) {
+    const missing = OIDC_TRIO.find((k) => e[k] === undefined)!;
+    throw new ConfigError(missing, `set ${OIDC_TRIO.join(", ")} together to turn single sign-on on`);
+  }
+  return {
+    issuer: e.DRIFTWATCH_OIDC_ISSUER!,
+    clientId: e.DRIFTWATCH_OIDC_CLIENT_ID!,
+    clientSecret: e.DRIFTWATCH_OIDC_CLIENT_SECRET!,
+    name: e.DRIFTWATCH_OIDC_NAME ?? new URL(e.DRIFTWATCH_OIDC_ISSUER!).hostname,
+    workspace: e.DRIFTWATCH_OIDC_WORKSPACE,
+    role: e.DRIFTWATCH_OIDC_ROLE ?? "viewer",
+    groupsClaim: e.DRIFTWATCH_OIDC_GROUPS_CLAIM ?? "groups",
+    groupRoles: e.DRIFTWATCH_OIDC_GROUP_ROLES ?? new Map(),
+  };
+}
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -150,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     registryCredentials,
     dockerHubHosts: [],
     smtpUrl: e.DRIFTWATCH_SMTP_URL,
+    oidc: oidcConfig(e),
     logLevel: e.DRIFTWATCH_LOG_LEVEL,
     retentionDays: e.DRIFTWATCH_RETENTION_DAYS,
     logRetentionDays: e.DRIFTWATCH_LOG_RETENTION_DAYS,

@@ -4,23 +4,13 @@ import { AuthError } from "next-auth";
 import { signIn } from "@/lib/http/auth";
 import { getServerServices } from "@/lib/server/services";
 import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
+import { localPath, signInMessage } from "./messages";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
 
 /** Carries the e-mail of a failed attempt back to the form, off the address bar. */
 const EMAIL_COOKIE = "dw-signin-email";
-
-/** Only a path on this site: an absolute or protocol-relative address would make sign-in an open redirect. */
-function localPath(raw: unknown): string {
-  if (typeof raw !== "string" || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return "/";
-  try {
-    const url = new URL(raw, "http://driftwatch.invalid");
-    return url.origin === "http://driftwatch.invalid" && !url.pathname.startsWith("/signin") ? url.pathname + url.search : "/";
-  } catch {
-    return "/";
-  }
-}
 
 async function signInAction(formData: FormData) {
   "use server";
@@ -38,10 +28,10 @@ async function signInAction(formData: FormData) {
   }
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; callbackUrl?: string }> }) {
-  const { db } = await getServerServices();
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; code?: string; callbackUrl?: string }> }) {
+  const { db, config } = await getServerServices();
   if (!(await hasAnyUser(db))) redirect("/setup");
-  const { error, callbackUrl } = await searchParams;
+  const { error, code, callbackUrl } = await searchParams;
   const back = localPath(callbackUrl);
   const email = error ? ((await cookies()).get(EMAIL_COOKIE)?.value ?? "") : "";
   return (
@@ -51,8 +41,17 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <p className="muted">See which version of each service runs where.</p>
         {error ? (
           <p role="alert" className="alert">
-            {error === "rate_limited" ? "Too many attempts. Wait a few minutes and try again." : "That e-mail and password do not match."}
+            {signInMessage(error, code)}
           </p>
+        ) : null}
+        {config.oidc ? (
+          <>
+            {/* A link, not a form: the provider's sign-in page is another origin, which the page policy's form-action refuses. */}
+            <a className="button primary" href={`/signin/sso${back === "/" ? "" : `?callbackUrl=${encodeURIComponent(back)}`}`}>
+              Sign in with {config.oidc.name}
+            </a>
+            <p className="muted">Or, with a password:</p>
+          </>
         ) : null}
         <form action={signInAction} className="stack">
           <input type="hidden" name="callbackUrl" value={back} />

@@ -7,7 +7,9 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
 }
 
-export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+/** False for a person without a password (they sign in through single sign-on). */
+export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  if (passwordHash === null) return false;
   try {
     return await verify(passwordHash, password);
   } catch {

@@ -24,9 +24,9 @@ export async function setupWorkspace({ ctx: { db }, input: raw }: { ctx: Pick<Re
   if (existingUser && !(await verifyPassword(existingUser.passwordHash, input.password))) {
     throw new AppError("conflict", `A user ${input.email} already exists with another password.`);
   }
-  const passwordHash = existingUser ? existingUser.passwordHash : await hashPassword(input.password);
+  const passwordHash = existingUser ? null : await hashPassword(input.password);
   return db.$transaction(async (tx) => {
-    const user = existingUser ?? (await createUser(tx, { email: input.email, passwordHash, name: input.name ?? null }));
+    const user = existingUser ?? (await createUser(tx, { email: input.email, passwordHash: passwordHash!, name: input.name ?? null }));
     const existingWs = await getWorkspaceWithMembers(tx, input.workspace);
     if (existingWs) {
       const mine = existingWs.memberships.find((m) => m.userId === user.id);

@@ -5,6 +5,7 @@ import { handlers } from "@/lib/http/auth";
 import { normalizeEmail } from "@/lib/auth/credentials";
 import { hasInvalidCallbackUrl } from "@/lib/http/auth-callback";
 import { clientAddress } from "@/lib/http/client-address";
+import { withBrowserOrigin } from "@/lib/http/oidc";
 import { errorToResponse, problemResponse } from "@/lib/http/problem";
 import { getServerServices } from "@/lib/server/services";
 import { signInRetryAfter } from "@/lib/services/sessions/sign-in";
@@ -13,7 +14,7 @@ const badCallback = () => problemResponse("bad_request", "The callback URL is no
 
 export async function GET(req: Request): Promise<Response> {
   if (hasInvalidCallbackUrl(req)) return badCallback();
-  return handlers.GET(req as Parameters<typeof handlers.GET>[0]);
+  return handlers.GET(withBrowserOrigin(req) as Parameters<typeof handlers.GET>[0]);
 }
 
 export async function POST(req: Request): Promise<Response> {
@@ -31,5 +32,5 @@ export async function POST(req: Request): Promise<Response> {
       return errorToResponse(err);
     }
   }
-  return handlers.POST(req as Parameters<typeof handlers.POST>[0]);
+  return handlers.POST(withBrowserOrigin(req) as Parameters<typeof handlers.POST>[0]);
 }
