@@ -22,7 +22,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   const flash = await readFlash(searchParams);
   const canManage = hasRole(ctx.actor, "admin");
   const grantable = ROLES.filter((r) => hasRole(ctx.actor, r.value));
-  const members = await listMembers({ ctx });
+  // The member list is for members and up (the service refuses viewers): a viewer is told so, not shown an error.
+  const members = hasRole(ctx.actor, "member") ? await listMembers({ ctx }) : null;
   return (
     <SettingsFrame current="users" workspace={workspaceName} email={ctx.actor.email}>
       <div className="page-head">
@@ -49,6 +50,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
       ) : (
         <p className="hint">Owners and admins add people and change roles.</p>
       )}
+      {members === null ? (
+        <p className="hint">Viewers do not see who else belongs to {workspaceName}; ask an admin.</p>
+      ) : (
       <table className="data">
         <caption className="sr">Members of {workspaceName}</caption>
         <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Member since</th><th scope="col"><span className="sr">Actions</span></th></tr></thead>
@@ -83,6 +87,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
           ))}
         </tbody>
       </table>
+      )}
     </SettingsFrame>
   );
 }
