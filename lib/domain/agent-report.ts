@@ -14,6 +14,8 @@ export const chartSchema = z
     revision: z.number().int().positive(),
     // Where the agent was told the chart comes from: used only when the server may call its host.
     repository: z.string().max(500).nullable().optional(),
+    // The chart's `home` (Chart.yaml): tells apart publishers of one chart name in the catalog; never called.
+    home: z.string().max(500).nullable().optional(),
   })
   .strict();
 

@@ -9,7 +9,7 @@ export type RecordSpec = {
   namespace: string;
   revision: number;
   status: "deployed" | "superseded" | "failed" | "pending-upgrade" | "uninstalling";
-  chart: { name: string; version: string; appVersion?: string; annotations?: Record<string, string> };
+  chart: { name: string; version: string; appVersion?: string; home?: string; annotations?: Record<string, string> };
   firstDeployed: string;
   lastDeployed: string;
 };
@@ -32,6 +32,7 @@ export function releaseJson(r: RecordSpec): Record<string, unknown> {
         version: r.chart.version,
         description: `A Helm chart for ${r.chart.name}`,
         apiVersion: "v2",
+        ...(r.chart.home ? { home: r.chart.home } : {}),
         ...(r.chart.appVersion ? { appVersion: r.chart.appVersion } : {}),
         ...(r.chart.annotations ? { annotations: r.chart.annotations } : {}),
         type: "application",
@@ -84,7 +85,7 @@ export function secretListAnswer(secrets: Record<string, unknown>[], url: URL): 
 export const RELEASE_RECORDS: RecordSpec[] = [
   { release: "ingress-nginx", namespace: "default", revision: 1, status: "superseded", chart: { name: "ingress-nginx", version: "4.10.0", appVersion: "1.10.0" }, firstDeployed: "2026-09-01T08:00:00.123456789Z", lastDeployed: "2026-09-01T08:00:00.123456789Z" },
   { release: "ingress-nginx", namespace: "default", revision: 2, status: "superseded", chart: { name: "ingress-nginx", version: "4.10.1", appVersion: "1.10.1" }, firstDeployed: "2026-09-01T08:00:00.123456789Z", lastDeployed: "2026-10-02T09:30:00.5Z" },
-  { release: "ingress-nginx", namespace: "default", revision: 3, status: "deployed", chart: { name: "ingress-nginx", version: "4.11.2", appVersion: "1.11.2" }, firstDeployed: "2026-09-01T08:00:00.123456789Z", lastDeployed: "2026-11-10T14:00:00.25Z" },
+  { release: "ingress-nginx", namespace: "default", revision: 3, status: "deployed", chart: { name: "ingress-nginx", version: "4.11.2", appVersion: "1.11.2", home: "https://github.com/kubernetes/ingress-nginx" }, firstDeployed: "2026-09-01T08:00:00.123456789Z", lastDeployed: "2026-11-10T14:00:00.25Z" },
   { release: "ingress-nginx", namespace: "default", revision: 4, status: "failed", chart: { name: "ingress-nginx", version: "4.11.3", appVersion: "1.11.3" }, firstDeployed: "2026-09-01T08:00:00.123456789Z", lastDeployed: "2026-11-21T10:00:00Z" },
   { release: "cert-manager", namespace: "default", revision: 1, status: "deployed", chart: { name: "cert-manager", version: "v1.16.1", appVersion: "v1.16.1" }, firstDeployed: "2026-10-20T07:15:00.987654321Z", lastDeployed: "2026-10-20T07:15:00.987654321Z" },
   { release: "shop-api", namespace: "monitoring", revision: 1, status: "superseded", chart: { name: "shop-api", version: "0.3.0", appVersion: "2.4.0", annotations: { "driftwatch.io/chart-repository": "oci://ghcr.io/acme/charts" } }, firstDeployed: "2026-11-01T12:00:00Z", lastDeployed: "2026-11-01T12:00:00Z" },

@@ -34,12 +34,12 @@ describe("deployedReleases", () => {
     expect(errors).toEqual([]);
     expect(releases.map((r) => [r.namespace, r.workload.service, r.workload.image, r.workload.since, r.workload.chart])).toEqual([
       ["default", "ingress-nginx", "ingress-nginx:4.11.2", "2026-11-10T14:00:00.250Z",
-        { name: "ingress-nginx", version: "4.11.2", app_version: "1.11.2", namespace: "default", release: "ingress-nginx", revision: 3, repository: null }],
+        { name: "ingress-nginx", version: "4.11.2", app_version: "1.11.2", namespace: "default", release: "ingress-nginx", revision: 3, repository: null, home: "https://github.com/kubernetes/ingress-nginx" }],
       ["default", "cert-manager", "cert-manager:v1.16.1", "2026-10-20T07:15:00.987Z",
-        { name: "cert-manager", version: "v1.16.1", app_version: "v1.16.1", namespace: "default", release: "cert-manager", revision: 1, repository: null }],
+        { name: "cert-manager", version: "v1.16.1", app_version: "v1.16.1", namespace: "default", release: "cert-manager", revision: 1, repository: null, home: null }],
       // The chart's own annotations name its service and its OCI repository.
       ["monitoring", "shop-api-chart", "shop-api:0.4.0", "2026-11-19T16:45:10.000Z",
-        { name: "shop-api", version: "0.4.0", app_version: "2.4.1", namespace: "monitoring", release: "shop-api", revision: 2, repository: "oci://ghcr.io/acme/charts" }],
+        { name: "shop-api", version: "0.4.0", app_version: "2.4.1", namespace: "monitoring", release: "shop-api", revision: 2, repository: "oci://ghcr.io/acme/charts", home: null }],
     ]);
     expect(releases.every((r) => r.workload.kind === "helm_release" && r.workload.main && r.workload.container === "chart" && r.workload.digest === null)).toBe(true);
   });

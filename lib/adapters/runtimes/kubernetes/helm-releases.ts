@@ -30,6 +30,7 @@ const helmReleaseSchema = z.object({
       name: z.string().min(1),
       version: z.string().min(1),
       appVersion: z.string().nullish(),
+      home: z.string().nullish(),
       annotations: stringMap,
     }),
   }),
@@ -114,6 +115,7 @@ function releaseWorkload(release: HelmRelease, secret: Secret): Workload | null 
       release: release.name,
       revision: release.version,
       repository: annotated(CHART_REPOSITORY_ANNOTATION),
+      home: meta.home || null,
     },
   };
 }
