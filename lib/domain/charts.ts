@@ -51,6 +51,11 @@ export function chartKeyOf(repository: string, chart: string): string | null {
 /** A chart whose repository is unknown: its runs carry this key, which no upstream check reads. */
 export const unknownChartKey = (chart: string) => `chart:${chart}`;
 
+/** Why a repository key is never checked, in one line; null for a key that can be. */
+export function uncheckableReason(key: string): string | null {
+  return key.startsWith("chart:") ? "no chart repository known: set the service's chart_repository" : null;
+}
+
 export function parseChartKey(key: string): ChartKey | null {
   if (key.startsWith("oci://")) {
     const repo = parseChartRepository(key);
