@@ -10,6 +10,7 @@ import { AppError } from "@/lib/domain/errors";
 import { describeRegistryFailure, registryFailureOf } from "@/lib/domain/upstream";
 import type { CheckDeps } from "./ports";
 import { isChartRepositoryAllowed } from "./chart-repositories";
+import { syncReleasesFor } from "./sync-releases";
 
 const HOUR = 3_600_000;
 
@@ -47,6 +48,8 @@ export async function checkChartRepository(
   const fingerprint = helpers.fingerprint(versions.map((v) => v.name));
   const changed = fingerprint !== repo.tagsFingerprint;
   if (changed) await storeChartVersions(db, repo.id, versions, now);
+  // Release notes and dates where a service's policy names the chart's forge (github / gitlab).
+  await syncReleasesFor(deps, repo.key, null, { force: changed });
   await recordChartCheckDone(db, repo.id, { checkedAt: now, dueAt: new Date(now.getTime() + HOUR), fingerprint: changed ? fingerprint : null, durationMs: Date.now() - started });
   return { status: "ok", host: repo.host, changed, tags: versions.length, resolved: 0, durationMs: Date.now() - started };
 }
