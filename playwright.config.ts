@@ -1,7 +1,7 @@
 // Browser tests: Debian's Chromium drives `driftwatch start` on a fresh
 // embedded database of its own.
 import { defineConfig } from "@playwright/test";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -9,6 +9,15 @@ import path from "node:path";
 process.env.DW_E2E_DIR ??= mkdtempSync(path.join(os.tmpdir(), "driftwatch-e2e-"));
 const PORT = Number(process.env.DW_E2E_PORT ?? 3217);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** A real registry on loopback that the server checks itself (Check now). */
+export const REGISTRY_HOST = `127.0.0.1:${Number(process.env.DW_E2E_REGISTRY_PORT ?? PORT + 1)}`;
+const registryDir = path.join(process.env.DW_E2E_DIR, "registry");
+mkdirSync(registryDir, { recursive: true });
+writeFileSync(path.join(registryDir, "config.yml"), `version: 0.1
+log: { level: error, accesslog: { disabled: true } }
+storage: { filesystem: { rootdirectory: ${registryDir}/data }, delete: { enabled: true } }
+http: { addr: ${REGISTRY_HOST} }
+`);
 
 export default defineConfig({
   testDir: "e2e",
@@ -29,15 +38,23 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
-    { name: "first-run", testMatch: /first-run\.spec\.ts/ },
-    { name: "app", testIgnore: /first-run\.spec\.ts/, dependencies: ["first-run"] },
+    // The demo first (its file sorts first): setup stays open until the first real owner.
+    { name: "first-run", testMatch: /first-run(-demo)?\.spec\.ts/ },
+    { name: "app", testIgnore: /first-run(-demo)?\.spec\.ts/, dependencies: ["first-run"] },
   ],
-  webServer: {
+  webServer: [{
+    command: `${process.env.DOCKER_REGISTRY_BIN ?? "/usr/bin/docker-registry"} serve ${path.join(registryDir, "config.yml")}`,
+    url: `http://${REGISTRY_HOST}/v2/`,
+    timeout: 30_000,
+    reuseExistingServer: false,
+  }, {
     command: `./bin/driftwatch.mjs start --port ${PORT} --eol=false`,
     url: `${BASE_URL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
-    env: { DATABASE_URL: "", DRIFTWATCH_DATA_DIR: path.join(process.env.DW_E2E_DIR, "data"), DRIFTWATCH_BASE_URL: BASE_URL, DRIFTWATCH_LOG_LEVEL: "warn" },
-  },
+    env: { DATABASE_URL: "", DRIFTWATCH_DATA_DIR: path.join(process.env.DW_E2E_DIR, "data"), DRIFTWATCH_BASE_URL: BASE_URL, DRIFTWATCH_LOG_LEVEL: "warn",
+      DOCKER_HOST: `unix://${path.join(process.env.DW_E2E_DIR, "docker.sock")}`,
+      DRIFTWATCH_SERVER_REGISTRIES: REGISTRY_HOST, DRIFTWATCH_INSECURE_REGISTRIES: REGISTRY_HOST },
+  }],
 });

@@ -25,9 +25,9 @@ export function proxy(req: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages, not the API, /metrics, static files, the badge (which sets its own policy) or prefetches.
+    // Pages, not the API, /metrics, static files, the badge and the calendar (which set their own policy) or prefetches.
     {
-      source: "/((?!api/|api$|metrics$|_next/static|_next/image|favicon.ico|badge/).*)",
+      source: "/((?!api/|api$|metrics$|_next/static|_next/image|favicon.ico|badge/|calendar/).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

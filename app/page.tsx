@@ -4,6 +4,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
+import { DemoOffer } from "@/components/demo/demo-offer";
 import { MatrixFilters } from "@/components/matrix/matrix-filters";
 import { buildMatrixTable, isServerPaged } from "@/components/matrix/matrix-model";
 import { MatrixTable } from "@/components/matrix/matrix-table";
@@ -11,7 +12,9 @@ import { Pagination } from "@/components/matrix/pagination";
 import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@/components/matrix/search-params";
 import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
 import { RegistryBanner } from "@/components/ui/registry-banner";
+import { DEMO_WORKSPACE } from "@/lib/domain/demo/plan";
 import { requirePageSession } from "@/lib/http/context";
+import { hasRole } from "@/lib/services/context";
 import { getMatrix } from "@/lib/services/matrix/get";
 import { countEnvironments } from "@/lib/services/matrix/count-environments";
 import { listTeams } from "@/lib/services/matrix/list-teams";
@@ -68,6 +71,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
           <p>Driftwatch fills this matrix from what your agents report. In this checkout, create an agent key and run an agent on the local Docker Engine:</p>
           <pre className="code">{`KEY=$(npx driftwatch agent create --workspace ${workspaceName} --name edge-1)\nnpx driftwatch agent --url ${ctx.config.baseUrl} --key "$KEY" --environment production`}</pre>
           <p className="muted">Or declare what should run with a <Link href="/settings/compose">Compose-in-Git target</Link>.</p>
+          {hasRole(ctx.actor, "admin") && workspaceName !== DEMO_WORKSPACE ? <DemoOffer from="inside" /> : null}
         </div>
       ) : (
         <>

@@ -2,7 +2,7 @@
 // workspace's owner would, and work while the server runs (the embedded
 // server is adopted, not started twice).
 import { loadConfig, type Config } from "@/lib/config";
-import { createDb, type Db } from "@/lib/db/client";
+import { closeDb, createDb, type Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { getWorkspaceByNameOrThrow } from "@/lib/services/workspaces/get-by-name";
@@ -16,7 +16,7 @@ export async function withLocalDb<T>(fn: (db: Db, config: Config) => Promise<T>)
     await migrateDatabase(handle.url);
     return await fn(db, config);
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
     await handle.stop();
   }
 }

@@ -60,6 +60,11 @@ const envSchema = z.object({
   // History kept: 90-day delivery window + its 365-day look-back; 0 keeps everything.
   DRIFTWATCH_RETENTION_DAYS: z.coerce.number().int().refine((v) => v === 0 || v >= 90, { message: "expected 0 (keep forever) or at least 90 days" }).default(455),
   DRIFTWATCH_LOG_RETENTION_DAYS: z.coerce.number().int().min(1, { message: "expected at least 1 day" }).default(30),
+  // Docker's own variables: the host the server may watch. Never stops start-up: a host it cannot
+  // speak to (ssh://) is shown as not readable.
+  DOCKER_HOST: z.string().trim().optional(),
+  DOCKER_TLS_VERIFY: z.string().optional(),
+  DOCKER_CERT_PATH: z.string().trim().optional(),
 });
 
 export type Config = {
@@ -90,6 +95,8 @@ export type Config = {
   retentionDays: number;
   /** Days of delivered events and their deliveries kept. */
   logRetentionDays: number;
+  /** DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH as Docker's own tools read them. */
+  docker: { host: string | undefined; tlsVerify: boolean; certPath: string | undefined };
 };
 
 export class ConfigError extends Error {
@@ -146,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     logLevel: e.DRIFTWATCH_LOG_LEVEL,
     retentionDays: e.DRIFTWATCH_RETENTION_DAYS,
     logRetentionDays: e.DRIFTWATCH_LOG_RETENTION_DAYS,
+    docker: { host: e.DOCKER_HOST, tlsVerify: Boolean(e.DOCKER_TLS_VERIFY), certPath: e.DOCKER_CERT_PATH },
     ...overrides,
   };
 }

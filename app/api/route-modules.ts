@@ -5,6 +5,7 @@
 import * as acksId from "./v1/acks/[id]/route";
 import * as acks from "./v1/acks/route";
 import * as agentReport from "./v1/agent/report/route";
+import * as calendar from "./v1/calendar/route";
 import * as delivery from "./v1/delivery/route";
 import * as drifts from "./v1/drifts/route";
 import * as environmentsName from "./v1/environments/[name]/route";
@@ -30,6 +31,7 @@ export const apiRouteModules = [
   acksId,
   acks,
   agentReport,
+  calendar,
   delivery,
   drifts,
   environmentsName,

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
 import { REASON_LABEL, REASON_TONE, UpdateGroupRow, UpdateRow } from "@/components/insights/update-row";
+import { WaitingReleases } from "@/components/insights/waiting-releases";
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FilterForm } from "@/components/ui/filter-form";
@@ -13,6 +14,7 @@ import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listEnvironments } from "@/lib/services/environments/list";
 import { listUpdates } from "@/lib/services/insights/updates";
+import { listWaitingReleasesOf } from "@/lib/services/insights/waiting-releases";
 import { listTeams } from "@/lib/services/matrix/list-teams";
 import { listFailingRegistries } from "@/lib/services/upstream/failing-registries";
 import { putOffAction, undoPutOffAction } from "./actions";
@@ -33,11 +35,12 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const env = one(sp.env).slice(0, 100);
   const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
   const grouped = one(sp.group) === "service";
-  const [updates, teams, envs, failing] = await Promise.all([
+  const [updates, teams, envs, failing, waiting] = await Promise.all([
     listUpdates({ ctx, input: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
     listTeams({ ctx }),
     listEnvironments({ ctx }),
     listFailingRegistries({ ctx }),
+    listWaitingReleasesOf({ ctx, input: team ? { team } : {} }),
   ]);
   const asLines = (ls: typeof updates.items) => ls.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }));
   const counts = countUpdatesByReason(updates.items);
@@ -138,6 +141,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
         )}
         <Pager page={page} pages={pages} total={shown.length} href={(p) => href({ page: p })} />
       </section>
+      <WaitingReleases items={waiting.filter((w) => !env || w.environment === env)} />
 
       <section aria-labelledby="acked-h">
         <h2 id="acked-h">Acknowledged <span className="count">{updates.acknowledged.length}</span></h2>

@@ -3,7 +3,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
-import type { CollectOptions } from "@/lib/agent/collect";
+import type { CollectOptions } from "@/lib/adapters/runtimes/collect";
 import { runAgent } from "@/lib/agent/run-agent";
 import { inClusterFromEnv } from "@/lib/adapters/runtimes/kubernetes/connection";
 import { httpUrl, wholeNumber } from "../options";

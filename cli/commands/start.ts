@@ -11,6 +11,7 @@ import { log, setLogLevel } from "@/lib/log";
 import { resolveAuthSecret } from "@/lib/server/auth-secret";
 import { tuneRuntime } from "@/lib/server/runtime";
 import { startBackgroundWork } from "@/lib/server/background";
+import { startDockerHostWatch } from "@/lib/server/docker-host";
 import { bool, wholeNumber } from "../options";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -70,6 +71,8 @@ export function registerStartCommand(program: Command) {
       // The API's route modules, for the direct API path: loaded by the server once it listens.
       const edge = await serveHttp({ config, root: ROOT, apiRoutes: async () => (await import("@/app/api/route-modules")).apiRouteModules });
       const background = opts.scheduler === false ? null : await startBackgroundWork({ config, databaseUrl: database.url });
+      // Probes the Docker socket in the background; runs the watches of this host, if any.
+      const dockerHost = startDockerHostWatch({ config, databaseUrl: database.url });
       log.info(`Driftwatch is serving ${config.baseUrl} (listening on ${config.host}:${config.port}, ${database.embedded ? "embedded database" : "external database"}, ready in ${Date.now() - started} ms)`);
 
       const shutdown = async (signal: string) => {
@@ -79,6 +82,7 @@ export function registerStartCommand(program: Command) {
         const force = setTimeout(() => process.exit(1), 30_000);
         force.unref();
         await background?.stop();
+        await dockerHost.stop();
         await edge.close();
         await stopDatabase();
         process.exit(0);

@@ -6,6 +6,7 @@ import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { log, setLogLevel } from "@/lib/log";
 import { startBackgroundWork } from "@/lib/server/background";
+import { startDockerHostWatch } from "@/lib/server/docker-host";
 import { tuneRuntime } from "@/lib/server/runtime";
 import { bool } from "../options";
 
@@ -21,6 +22,7 @@ export function registerWorkerCommand(program: Command) {
       const database = await openDatabase(config, { log: (l) => log.info(l), leaveAdoptedRunning: true });
       await migrateDatabase(database.url, { log: (l) => log.info(l) });
       const work = await startBackgroundWork({ config, databaseUrl: database.url });
+      const dockerHost = startDockerHostWatch({ config, databaseUrl: database.url });
       log.info(`Driftwatch worker running (${database.embedded ? "embedded" : "external"} database)`);
       let stopping = false;
       const stop = async (signal: string) => {
@@ -28,6 +30,7 @@ export function registerWorkerCommand(program: Command) {
         stopping = true;
         log.info(`${signal}: stopping the worker`);
         await work.stop();
+        await dockerHost.stop();
         await database.stop();
         process.exit(0);
       };

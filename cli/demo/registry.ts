@@ -112,7 +112,4 @@ async function pushImage(url: string, name: string, tag: string): Promise<string
   return sha256(manifest);
 }
 
-/** The digest a pushed image would have, for the offline fallback without a registry. */
-export function demoImageDigest(name: string, tag: string): string {
-  return sha256(Buffer.from(`driftwatch demo ${name}:${tag}`));
-}
+export { demoImageDigest } from "@/lib/domain/demo/plan";

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { DEMO_SERVICES } from "./dataset";
+import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SERVICES, DEMO_WORKSPACE, RECORDED_HOST } from "@/lib/domain/demo/plan";
 import { startEolServer, type EolServer } from "./eol-server";
 import { demoImageDigest, registryInstalled, REGISTRY_BINARY, startDemoRegistry, stopChild, type DemoRegistry } from "./registry";
 import { seedDemo } from "./seed";
@@ -14,11 +14,6 @@ import { seedDemo } from "./seed";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/driftwatch.mjs");
 
-export const DEMO_WORKSPACE = "demo";
-export const DEMO_EMAIL = "demo@example.com";
-export const DEMO_PASSWORD = "driftwatch-demo";
-/** Without a registry, images are named under a host nobody answers: only the agent's recorded look-ups count. */
-const RECORDED_HOST = "registry.demo.invalid";
 
 type DemoState = { registry_port: number | null; seeded: boolean };
 

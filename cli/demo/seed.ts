@@ -4,9 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  DECLARED_AHEAD, DECLARED_IN_STAGING, DEMO_ENVIRONMENTS, DEMO_SERVICES, DEMO_TARGETS, deploysOn, runningAt, type Deploy,
-} from "./dataset";
+import { DEMO_ACKS, DEMO_ENVIRONMENTS, DEMO_SERVICES, demoDeclarations, demoReports, demoServiceUpdates } from "@/lib/domain/demo/plan";
 
 export type SeedInput = {
   baseUrl: string;
@@ -21,8 +19,6 @@ export type SeedInput = {
   gitDir: string;
   now: number;
 };
-
-const DAY = 86_400_000;
 
 async function call(input: SeedInput, method: string, route: string, body: unknown, bearer = input.token, okStatuses: number[] = []): Promise<unknown> {
   const res = await fetch(`${input.baseUrl}${route}`, {
@@ -52,53 +48,6 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
   }));
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-
-/** One target's reports, oldest first: one a day on which something changed there, and one now. */
-function reportsFor(input: SeedInput, target: (typeof DEMO_TARGETS)[number]) {
-  const deploys = new Map(DEMO_SERVICES.map((s) => [s.name, deploysOn(s, target, input.now)] as const));
-  const days = new Set<number>();
-  for (const list of deploys.values()) for (const d of list) days.add(Math.floor((input.now - d.at) / DAY));
-  const observedTimes = [...days]
-    .sort((a, b) => b - a)
-    .map((daysAgo) => Math.max(...[...deploys.values()].flat().filter((d) => Math.floor((input.now - d.at) / DAY) === daysAgo).map((d) => d.at)) + 60_000)
-    .filter((t) => t < input.now);
-  observedTimes.push(input.now);
-  return observedTimes.map((observedAt, i) => {
-    const isLast = i === observedTimes.length - 1;
-    const workloads = DEMO_SERVICES.flatMap((service) => {
-      const running: Deploy | null = runningAt(deploys.get(service.name)!, observedAt);
-      if (!running) return [];
-      return [{
-        service: service.name,
-        container: service.name,
-        main: true,
-        image: `${input.imageHost}/${service.repository}:${running.version}`,
-        digest: input.digestOf(service.repository, running.version),
-        platform_digest: null,
-        platform: "linux/amd64",
-        since: iso(running.at),
-      }];
-    });
-    const registryResults = input.recordedTags && isLast
-      ? DEMO_SERVICES.map((s) => ({
-          repository: `${input.imageHost}/${s.repository}`,
-          tags: s.releases.map(([v]) => v),
-          digests: s.releases.map(([v]) => ({ tag: v, digest: input.digestOf(s.repository, v) })),
-          resolved: [],
-          error: null,
-        }))
-      : [];
-    return {
-      environment: target.environment,
-      target: { name: target.name, kind: target.kind },
-      observed_at: iso(observedAt),
-      workloads,
-      registry_results: registryResults,
-    };
-  });
-}
-
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, {
     cwd,
@@ -110,13 +59,8 @@ const git = (cwd: string, ...args: string[]) =>
 function writeComposeRepository(input: SeedInput): string {
   const repo = path.join(input.gitDir, "deploy");
   mkdirSync(path.join(repo, "staging"), { recursive: true });
-  const staging = DEMO_TARGETS.find((t) => t.environment === "staging")!;
   const lines = ["services:"];
-  for (const name of DECLARED_IN_STAGING) {
-    const service = DEMO_SERVICES.find((s) => s.name === name)!;
-    const version = DECLARED_AHEAD[name] ?? runningAt(deploysOn(service, staging, input.now), input.now)!.version;
-    lines.push(`  ${name}:`, `    image: ${input.imageHost}/${service.repository}:${version}`);
-  }
+  for (const d of demoDeclarations(input)) lines.push(`  ${d.service}:`, `    image: ${d.image}`);
   writeFileSync(path.join(repo, "staging/compose.yaml"), lines.join("\n") + "\n");
   git(repo, "init", "--quiet", "--initial-branch=main");
   git(repo, "add", "-A");
@@ -130,16 +74,16 @@ export async function seedDemo(input: SeedInput, log: (line: string) => void): P
   const started = Date.now();
   let reports = 0;
   // Each target's reports go in order (an older one than the last is ignored); targets go side by side.
-  await Promise.all(DEMO_TARGETS.map(async (target) => {
-    for (const report of reportsFor(input, target)) {
+  await Promise.all(demoReports(input).map(async (ofTarget) => {
+    for (const report of ofTarget) {
       await call(input, "POST", "/api/v1/agent/report", report, input.agentKey);
       reports++;
     }
   }));
   log(`  ${reports} agent reports covering 60 days sent in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  await eachLimited(DEMO_SERVICES, 4, async (s) => {
-    await call(input, "PATCH", `/api/v1/services/${s.name}`, { team: s.team, ...(s.eol ? { policy: { eol: s.eol } } : {}) });
+  await eachLimited(demoServiceUpdates(), 4, async ({ name, ...body }) => {
+    await call(input, "PATCH", `/api/v1/services/${name}`, body);
   });
 
   const repo = writeComposeRepository(input);
@@ -147,9 +91,7 @@ export async function seedDemo(input: SeedInput, log: (line: string) => void): P
     environment: "staging", kind: "compose_git", repository_url: `file://${repo}`, branch: "main", paths: ["staging/compose.yaml"],
   }, input.token, [409]);
 
-  // Production's cache waits for the next minor; notifications are put off for a week.
-  await call(input, "POST", "/api/v1/acks", { service: "cache", kind: "release", until_version: "7.5.0", environment: "production", duration: "30d" });
-  await call(input, "POST", "/api/v1/acks", { service: "notifications", kind: "drift", environment: "production", duration: "7d" });
+  for (const ack of DEMO_ACKS) await call(input, "POST", "/api/v1/acks", ack);
 
   // The server checks new services within a minute by itself; asking now shows upstream drift at once.
   if (!input.recordedTags) await eachLimited(DEMO_SERVICES, 4, async (s) => void (await call(input, "POST", `/api/v1/services/${s.name}/check`, undefined)));

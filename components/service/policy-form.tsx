@@ -19,6 +19,7 @@ export type PolicyView = {
   release_tag_prefix: string | null;
   changelog: string | null;
   eol: string | null;
+  min_release_age: string | null;
 };
 
 const DEFAULT_DELAY: Record<DriftKind, string> = { env: "7d", upstream: "immediately", inconsistent: "15m", declared: "30m", eol: "immediately" };
@@ -88,6 +89,11 @@ export function PolicyForm({ service, team, policy, source }: { service: string;
               {(p) => <input {...p} name={`drift_alert_after.${kind}`} className="mono" placeholder={DEFAULT_DELAY[kind]} defaultValue={value(`drift_alert_after.${kind}`, policy.drift_alert_after[kind])} />}
             </Field>
           ))}
+        </div>
+        <div className="fields">
+          <Field name="min_release_age" label="Minimum release age" hint="A release alerts only once it is this old, counted from its release date on the forge, else from when Driftwatch first saw it. Empty: at once." error={errors.min_release_age}>
+            {(p) => <input {...p} name="min_release_age" className="mono" placeholder="none" defaultValue={value("min_release_age", policy.min_release_age)} />}
+          </Field>
         </div>
       </fieldset>
       <fieldset>

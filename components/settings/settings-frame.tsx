@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
 
-export type SettingsKey = "environments" | "agents" | "compose" | "notifications" | "users" | "tokens" | "registries";
+export type SettingsKey = "environments" | "agents" | "compose" | "notifications" | "users" | "tokens" | "registries" | "sharing";
 
 const ITEMS: { key: SettingsKey; href: string; label: string; hint: string }[] = [
   { key: "environments", href: "/settings/environments", label: "Environments", hint: "Pipeline order, production" },
@@ -12,6 +12,7 @@ const ITEMS: { key: SettingsKey; href: string; label: string; hint: string }[] =
   { key: "users", href: "/settings/users", label: "Users", hint: "People and roles" },
   { key: "tokens", href: "/settings/tokens", label: "API tokens", hint: "Scripts and the CLI" },
   { key: "registries", href: "/settings/registries", label: "Registries", hint: "Pull budgets the server keeps" },
+  { key: "sharing", href: "/settings/sharing", label: "Calendar and badges", hint: "Addresses without sign-in" },
 ];
 
 export function SettingsFrame({ current, workspace, email, children }: { current: SettingsKey; workspace: string; email: string; children: React.ReactNode }) {

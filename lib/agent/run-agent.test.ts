@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { startReplayServer, type RecordedRequest, type ReplayServer, type ReplyInit } from "@/tests/support/replay-server";
 import { dockerRoutes } from "@/tests/support/docker-fixture-routes";
-import type { CollectResult } from "./collect";
+import type { CollectResult } from "@/lib/adapters/runtimes/collect";
 import { agentReportSchema, type AgentReport, type Workload } from "@/lib/domain/agent-report";
 import { backoffMs, EXIT, reportHash, runAgent, type RunAgentDeps } from "./run-agent";
 

@@ -3,7 +3,7 @@
 // goes on. `once` collects and reports one time. The agent key never reaches a log line.
 import { createHash } from "node:crypto";
 import { sortWorkloads } from "@/lib/adapters/runtimes/workloads";
-import { collect as defaultCollect, configuredSources, type CollectDeps, type CollectOptions, type CollectResult, type LookupRegistries, type SourceFailure } from "./collect";
+import { collect as defaultCollect, configuredSources, type CollectDeps, type CollectOptions, type CollectResult, type LookupRegistries, type SourceFailure } from "@/lib/adapters/runtimes/collect";
 import type { AgentReport } from "@/lib/domain/agent-report";
 
 export type RunAgentOptions = CollectOptions & {

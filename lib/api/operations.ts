@@ -4,6 +4,7 @@
 import { agentOps } from "./ops/agent";
 import { driftOps } from "./ops/drift";
 import { badgesOps } from "./ops/badges";
+import { calendarOps } from "./ops/calendar";
 import { environmentsOps } from "./ops/environments";
 import { insightsOps } from "./ops/insights";
 import { metaOps } from "./ops/meta";
@@ -22,6 +23,7 @@ export const ops = {
   ...driftOps,
   ...insightsOps,
   ...badgesOps,
+  ...calendarOps,
 };
 
 export type Ops = typeof ops;

@@ -16,6 +16,8 @@ const STATEMENTS_PREPARED = 100;
 /** The pool under a client, for queryRows; a symbol shared by every copy of this module (Next may load it twice). */
 const POOL = Symbol.for("driftwatch.db.pool");
 type Pooled = { pool: pg.Pool; statementName?: (query: { sql: string }) => string };
+/** Clients made by createDb, as opposed to transactions opened on them. */
+const CLIENTS = new WeakSet<object>();
 
 export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
   // Statements are prepared on each connection, unless PgBouncer shares connections between clients.
@@ -24,6 +26,7 @@ export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
   const adapter = new PrismaPg(pool, { statementNameGenerator, disposeExternalPool: true });
   const db = new PrismaClient({ adapter });
   Object.defineProperty(db, POOL, { value: { pool, statementName: statementNameGenerator } satisfies Pooled });
+  CLIENTS.add(db);
   return db;
 }
 
@@ -72,6 +75,29 @@ export async function sqlTransaction<T>(db: Db, fn: (tx: SqlTx) => Promise<T>, o
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * The rows of one statement wherever the caller stands: on a client's own pool (queryRows), in an open
+ * Prisma transaction, or in a sqlTransaction. One SQL text serves every caller, and a caller that never
+ * touches Prisma's models (the CLI's short local commands) never starts its query engine.
+ */
+export async function statementRows<T>(db: DbTx | SqlTx, sql: Prisma.Sql): Promise<T[]> {
+  if (isSqlTx(db)) return db.rows<T>(sql);
+  // By identity: a Prisma transaction client passes the client's own properties through, the pool included.
+  if (CLIENTS.has(db as object)) return queryRows<T>(db as Db, sql);
+  return (db as Prisma.TransactionClient).$queryRaw<T[]>(sql);
+}
+
+/** Disconnects the client and ends its pool, which Prisma leaves open when its engine never started. */
+export async function closeDb(db: Db): Promise<void> {
+  await db.$disconnect();
+  const { pool } = pooledOf(db);
+  if (!pool.ended) await pool.end();
+}
+
+function isSqlTx(db: DbTx | SqlTx): db is SqlTx {
+  return typeof (db as Partial<SqlTx>).rows === "function" && !("$queryRaw" in db);
 }
 
 function pooledOf(db: Db): Pooled {

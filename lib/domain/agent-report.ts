@@ -55,10 +55,32 @@ export const registryResultSchema = z
 // compose_git: an agent that read Compose files from Git itself (private repositories); its rows are declarations.
 export const targetKindSchema = z.enum(["docker", "kubernetes", "swarm", "nomad", "compose_git"]);
 
+/** Where a compose_git target's files are: shown beside server-read ones. Credentials in the URL are never kept. */
+export const composeSourceSchema = z
+  .object({
+    repository_url: z.string().min(1).max(1000),
+    branch: z.string().min(1).max(200),
+    paths: z.array(z.string().min(1).max(500)).min(1).max(20),
+  })
+  .strict();
+
+export const reportTargetSchema = z
+  .object({ name: z.string().min(1).max(200), kind: targetKindSchema, source: composeSourceSchema.optional() })
+  .strict()
+  .refine((t) => t.source === undefined || t.kind === "compose_git", { path: ["source"], message: "is only for kind compose_git" });
+
+/**
+ * The URL without its userinfo (`https://user:token@host/…` → `https://host/…`), so a token an agent
+ * clones with is never stored or shown. scp-like `git@host:path` names a user, never a secret: kept.
+ */
+export function withoutUserinfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1");
+}
+
 export const agentReportSchema = z
   .object({
     environment: z.string().min(1).max(100),
-    target: z.object({ name: z.string().min(1).max(200), kind: targetKindSchema }).strict(),
+    target: reportTargetSchema,
     observed_at: z.iso.datetime({ offset: true }),
     workloads: z.array(workloadSchema).max(5000),
     registry_results: z.array(registryResultSchema).max(5000).default([]),
@@ -69,6 +91,7 @@ export type Workload = z.infer<typeof workloadSchema>;
 export type Chart = z.infer<typeof chartSchema>;
 export type RegistryResult = z.infer<typeof registryResultSchema>;
 export type TargetKind = z.infer<typeof targetKindSchema>;
+export type ComposeSource = z.infer<typeof composeSourceSchema>;
 export type AgentReport = z.infer<typeof agentReportSchema>;
 /** The body as sent, before defaults are applied. */
 export type AgentReportInput = z.input<typeof agentReportSchema>;

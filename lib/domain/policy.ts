@@ -57,6 +57,8 @@ export const policySchema = z
       .regex(/^[a-z0-9][a-z0-9._-]*$/, { message: "must be an endoflife.date product identifier or none" })
       .optional(),
     chart_repository: chartRepository.optional(),
+    /** A release alerts only once it is this old (release-age.ts). */
+    min_release_age: durationString.optional(),
   })
   .strict();
 

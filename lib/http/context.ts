@@ -93,7 +93,8 @@ export async function requirePageSession(): Promise<PageSession> {
   const session = await auth();
   const userId = session?.user?.id;
   if (!userId) {
-    if (!(await hasAnyUser(services.db))) redirect("/setup");
+    // An instance only tried with the demo is not set up yet.
+    if (!(await hasAnyUser(services.db, { besidesDemo: true }))) redirect("/setup");
     redirect(await signInAddress());
   }
   const actor = await sessionActor(services, userId);

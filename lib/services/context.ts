@@ -57,7 +57,9 @@ export function requireRole(actor: Actor, needed: Role): void {
   }
 }
 
-export function requireAgent(actor: Actor): Extract<Actor, { kind: "agent" }> {
-  if (actor.kind !== "agent") throw new AppError("forbidden", "Only agent keys can report observations.");
-  return actor;
+/** Who may record an agent report: an agent key, or the server itself in a workspace (its own Docker host). */
+export function requireReporter(actor: Actor): { workspaceId: string; agentKeyId: string | null } {
+  if (actor.kind === "agent") return { workspaceId: actor.workspaceId, agentKeyId: actor.agentKeyId };
+  if (actor.kind === "system" && actor.workspaceId) return { workspaceId: actor.workspaceId, agentKeyId: null };
+  throw new AppError("forbidden", "Only agent keys can report observations.");
 }

@@ -3,7 +3,7 @@
 // it throws, bounds each statement, and leaves the pool usable either way.
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
-import { createDb, Prisma, sqlTransaction } from "@/lib/db/client";
+import { closeDb, createDb, Prisma, sqlTransaction, statementRows } from "@/lib/db/client";
 
 describe("sqlTransaction", () => {
   const withDb = async (fn: (db: ReturnType<typeof createDb>, table: string) => Promise<void>) => {
@@ -62,5 +62,32 @@ describe("sqlTransaction", () => {
       const slept = await sqlTransaction(db, (tx) => tx.rows<{ ok: boolean }>(Prisma.sql`SELECT true AS ok FROM pg_sleep(0.3)`), { timeoutMs: 5_000 });
       expect(slept).toEqual([{ ok: true }]);
     });
+  });
+});
+
+describe("statementRows", () => {
+  it("runs on the client's pool, inside a Prisma transaction, and inside a sqlTransaction, rolled back with each", async () => {
+    const db = createDb(inject("databaseUrl"), { max: 2 });
+    const table = `stmt_${randomUUID().slice(0, 8)}`;
+    const insert = (n: number) => Prisma.sql`INSERT INTO ${Prisma.raw(table)} VALUES (${n}::int) RETURNING n`;
+    const numbers = async () => (await statementRows<{ n: number }>(db, Prisma.sql`SELECT n FROM ${Prisma.raw(table)} ORDER BY n`)).map((r) => r.n);
+    await statementRows(db, Prisma.sql`CREATE TABLE ${Prisma.raw(table)} (n int PRIMARY KEY)`);
+    try {
+      expect(await statementRows(db, insert(1))).toEqual([{ n: 1 }]);
+      // A Prisma transaction client carries the client's properties: its statements must still run in the transaction.
+      await expect(db.$transaction(async (tx) => {
+        expect(await statementRows(tx, insert(2))).toEqual([{ n: 2 }]);
+        throw new Error("roll back");
+      })).rejects.toThrow("roll back");
+      await expect(sqlTransaction(db, async (tx) => {
+        await statementRows(tx, insert(3));
+        throw new Error("roll back");
+      }, { timeoutMs: 5_000 })).rejects.toThrow("roll back");
+      await db.$transaction(async (tx) => void (await statementRows(tx, insert(4))));
+      expect(await numbers()).toEqual([1, 4]);
+    } finally {
+      await statementRows(db, Prisma.sql`DROP TABLE ${Prisma.raw(table)}`);
+      await closeDb(db);
+    }
   });
 });

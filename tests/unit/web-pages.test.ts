@@ -55,7 +55,7 @@ describe("the policy form as an update", () => {
     expect(errors).toEqual([]);
     expect(input).toEqual({
       team: "web",
-      policy: { track: "minor", pin_major: 2, prerelease: true, tag_filter: "^\\d+$", github: null, gitlab: null, release_tag_prefix: null, changelog: null, eol: null, drift_alert_after: { env: "3d" } },
+      policy: { track: "minor", pin_major: 2, prerelease: true, tag_filter: "^\\d+$", github: null, gitlab: null, release_tag_prefix: null, changelog: null, eol: null, min_release_age: null, drift_alert_after: { env: "3d" } },
     });
   });
   it("refuses a pin_major that is not a whole number, by field", () => {

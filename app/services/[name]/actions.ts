@@ -2,16 +2,13 @@
 // Server actions of the service page. The services authorise (member) and
 // validate; errors come back as field messages, never as a crash page.
 import { revalidatePath } from "next/cache";
-import { after } from "next/server";
 import { updateServiceSchema } from "@/lib/services/services/schemas";
 import { AppError } from "@/lib/domain/errors";
 import { zodErrors } from "@/lib/domain/errors";
-import { log } from "@/lib/log";
 import { requirePageSession } from "@/lib/http/context";
 import { getUpstreamClients } from "@/lib/server/upstream-clients";
 import { updateService } from "@/lib/services/services/update";
-import { checkRepository } from "@/lib/services/upstream/check-repository";
-import { requestCheck } from "@/lib/services/upstream/request-check";
+import { checkServiceNow, type CheckNowResult } from "@/lib/services/upstream/check-now";
 import { errorsByField, policyUpdateFromForm, submittedValues, type PolicyFormState } from "./policy-input";
 
 const pathOf = (name: string) => `/services/${encodeURIComponent(name)}`;
@@ -44,22 +41,16 @@ export async function savePolicyAction(_prev: PolicyFormState, form: FormData): 
   return { status: "saved", message: "Policy saved. The service is checked again within the minute.", at: Date.now() };
 }
 
-export type CheckState = { status: "idle" | "started" | "queued" | "error"; message?: string; at?: number };
+export type CheckState = { status: "idle" | "done" | "error"; result?: CheckNowResult; message?: string; at?: number };
 
+/** Checks in this request and answers with what the check found; the page's upstream state is re-read with it. */
 export async function checkNowAction(_prev: CheckState, form: FormData): Promise<CheckState> {
   const { ctx } = await requirePageSession();
   const name = String(form.get("service") ?? "");
   try {
-    const request = await requestCheck({ ctx, name });
-    if (request.leased) {
-      // As the API route does: answer at once, check in this process right after.
-      after(() =>
-        checkRepository({ db: ctx.db, config: ctx.config, clients: getUpstreamClients(ctx.config), now: () => new Date() }, request.repository_id).catch((err: unknown) => log.warn(`manual check of ${request.repository} failed: ${String(err)}`)),
-      );
-    }
+    const result = await checkServiceNow({ ctx, input: { name }, clients: getUpstreamClients(ctx.config) });
     revalidatePath(pathOf(name));
-    if (request.checked_by === "agent") return { status: "queued", message: `${request.repository} is private: your agents check it on their next report.`, at: Date.now() };
-    return { status: "started", message: request.leased ? `Checking ${request.repository} now. Reload in a few seconds for the result.` : `A check of ${request.repository} is already running.`, at: Date.now() };
+    return { status: "done", result, at: Date.now() };
   } catch (err) {
     if (err instanceof AppError) return { status: "error", message: err.message, at: Date.now() };
     throw err;

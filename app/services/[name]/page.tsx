@@ -11,6 +11,8 @@ import { ReleasesList } from "@/components/service/releases-list";
 import { RunsTable } from "@/components/service/runs-table";
 import { VersionTimeline } from "@/components/service/timeline";
 import { UpstreamCard } from "@/components/service/upstream-card";
+import { WaitingReleases } from "@/components/insights/waiting-releases";
+import { listWaitingReleasesOf } from "@/lib/services/insights/waiting-releases";
 import { upstreamNote } from "@/components/matrix/cell-text";
 import { NAME_RE } from "@/lib/api/schemas/common";
 import { AppError } from "@/lib/domain/errors";
@@ -42,6 +44,7 @@ function policyView(policy: Record<string, unknown>): PolicyView {
     release_tag_prefix: str("release_tag_prefix"),
     changelog: str("changelog"),
     eol: str("eol"),
+    min_release_age: str("min_release_age"),
   };
 }
 
@@ -65,6 +68,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
   const overall = (focus ? detail.badges.find((b) => b.environment === focus) : undefined) ?? detail.badges[0];
   const upstreamHeader = service.repository ? upstreamNote(service.upstream, now) : null;
   const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;
+  const waiting = await listWaitingReleasesOf({ ctx, input: { service: service.name } });
 
   return (
     <AppShell current="matrix" workspace={workspaceName} email={ctx.actor.email}>
@@ -95,6 +99,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
           <RunsTable detail={detail} now={now} focus={focus} />
         </section>
         <UpstreamCard detail={detail} now={now} canCheck={isMember} labelStatus={labelStatus} />
+        <WaitingReleases items={waiting} showService={false} />
 
         <section className="card span-3" aria-labelledby="timeline-h">
           <h2 id="timeline-h">Versions over the last {HISTORY_DAYS} days</h2>

@@ -15,7 +15,7 @@ export type PolicyFormState = {
   at?: number;
 };
 
-export const TEXT_FIELDS = ["tag_filter", "github", "gitlab", "release_tag_prefix", "changelog", "eol"] as const;
+export const TEXT_FIELDS = ["tag_filter", "github", "gitlab", "release_tag_prefix", "changelog", "eol", "min_release_age"] as const;
 
 type Update = z.infer<typeof updateServiceSchema>;
 

@@ -5,11 +5,15 @@ import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { formatWhen, When } from "@/components/ui/format";
 import { requirePageSession } from "@/lib/http/context";
+import { getDockerHost } from "@/lib/server/docker-host";
 import { listAgentKeys } from "@/lib/services/agent-keys/list";
+import { listDockerHostWatches } from "@/lib/services/docker-host/list";
+import { listEnvironments } from "@/lib/services/environments/list";
 import { hasRole } from "@/lib/services/context";
 import { listTargets } from "@/lib/services/targets/list";
 import { revokeAgentKeyAction } from "./actions";
 import { CreateAgentKeyForm } from "./create-agent-form";
+import { DockerHostSection } from "./docker-host-section";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Agents and targets" };
@@ -21,7 +25,9 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
   const { ctx, workspaceName } = await requirePageSession();
   const flash = await readFlash(searchParams);
   const isAdmin = hasRole(ctx.actor, "admin");
-  const [keys, targets] = await Promise.all([isAdmin ? listAgentKeys({ ctx }) : Promise.resolve(null), listTargets({ ctx })]);
+  const [keys, targets, probe, watches, environments] = await Promise.all([
+    isAdmin ? listAgentKeys({ ctx }) : Promise.resolve(null), listTargets({ ctx }), getDockerHost().probe(), listDockerHostWatches({ ctx }), listEnvironments({ ctx }),
+  ]);
   const now = ctx.now;
   const runtimes = targets.items.filter((t) => t.kind !== "compose_git");
   return (
@@ -72,6 +78,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
           <p className="hint">Owners and admins manage agent keys.</p>
         )}
       </section>
+      <DockerHostSection probe={probe} watches={watches.items} environments={environments.items.map((e) => e.name)} isAdmin={isAdmin} baseUrl={ctx.config.baseUrl} now={now} />
       <section aria-labelledby="targets-h">
         <h2 id="targets-h">Runtime targets</h2>
         <table className="data">

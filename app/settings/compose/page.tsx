@@ -37,12 +37,12 @@ export default async function ComposePage() {
                 <td>{t.environment}</td>
                 {t.repository_url ? (
                   <>
-                    <td><span className="mono">{t.repository_url}</span><span className="sub">branch {t.branch}</span></td>
+                    <td><span className="mono">{t.repository_url}</span><span className="sub">branch {t.branch}{t.read_by === "agent" ? " · read by an agent" : ""}</span></td>
                     <td className="mono">{t.paths.join(", ")}</td>
                   </>
                 ) : (
-                  // An agent that reads the files itself (private repositories) reports what they declare, not where they are.
-                  <td colSpan={2} className="muted">Read by an agent (<code>driftwatch agent --compose-git …</code>); its repository and files are set on that agent.</td>
+                  // An older agent reports what the files declare, not where they are.
+                  <td colSpan={2} className="muted">Read by an agent (<code>driftwatch agent --compose-git …</code>) that does not say where; its repository and files are set on that agent.</td>
                 )}
                 <td>
                   {t.last_commit ? <code>{t.last_commit.slice(0, 10)}</code> : <span className="muted">not read yet</span>}

@@ -4,6 +4,7 @@
 // this instant (lib/services/drift/evaluation-marker.ts).
 import type { EffectivePolicy } from "@/lib/domain/policy";
 import { EOL_SOON_DAYS } from "@/lib/domain/eol";
+import { minReleaseAgeMs, splitByReleaseAge } from "@/lib/domain/release-age";
 import { alertDelayMs, type LifecyclePlan } from "./lifecycle";
 import type { DriftRecord, ServiceInput } from "./types";
 
@@ -14,7 +15,7 @@ export type ClockInput = {
   records: readonly DriftRecord[];
   plan: LifecyclePlan;
   policies: ReadonlyMap<string, EffectivePolicy>;
-  services: readonly Pick<ServiceInput, "eol">[];
+  services: readonly Pick<ServiceInput, "eol" | "policy" | "upstream">[];
   now: Date;
 };
 
@@ -24,7 +25,8 @@ export type ClockInput = {
  * - a drift not yet announced is announced once its kind's delay has passed
  *   (lifecycle.ts, `isDue`);
  * - a running cycle's end of life comes within EOL_SOON_DAYS (detect-eol.ts;
- *   every cycle a service runs counts, not only the first to end).
+ *   every cycle a service runs counts, not only the first to end);
+ * - a release reaches the policy's minimum release age (release-age.ts).
  *
  * Not instants: an acknowledgement's expiry (it decides whether an event is
  * silenced, and events only come from the changes above or from new data),
@@ -51,6 +53,10 @@ export function nextClockChange({ records, plan, policies, services, now }: Cloc
       const end = cycle?.eolDate?.getTime();
       if (end === undefined) continue;
       consider(end - SOON_MS);
+    }
+    const minAge = minReleaseAgeMs(s.policy);
+    if (minAge !== null && s.upstream !== null) {
+      for (const at of splitByReleaseAge(s.upstream.tags, s.upstream, minAge, now).waiting.values()) consider(at.getTime());
     }
   }
   return Number.isFinite(next) ? new Date(next) : null;

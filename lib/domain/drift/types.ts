@@ -24,8 +24,10 @@ export type HistoryRun = CurrentRun & { to: Date | null };
 
 export type UpstreamInfo = {
   tags: readonly string[];
-  /** tag -> when first seen upstream (or published). */
+  /** tag -> when first seen upstream. */
   firstSeen: ReadonlyMap<string, Date>;
+  /** tag -> the forge's publication date; read only for policies with a minimum release age. */
+  published?: ReadonlyMap<string, Date>;
 };
 
 export type EolCycleInfo = { product: string; cycle: string; eolDate: Date | null };

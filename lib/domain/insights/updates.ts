@@ -118,7 +118,7 @@ export function buildUpdates(input: BuildUpdatesInput): { items: UpdateLine[]; a
     const top = shown[0] as Ranked;
     const topAck = isAcked ? silencers[0] ?? null : null;
 
-    const newest = selectNewestOrNull(service, running);
+    const newest = selectNewestOrNull(service, running, input.now);
     const envDrift = drifts.find((d) => d.kind === "env");
     const target = newest?.target ?? newest?.newest ?? envDrift?.expected ?? null;
     const line: UpdateLine = {

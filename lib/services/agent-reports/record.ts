@@ -1,6 +1,6 @@
 // Report intake: an agent's report is the whole current state of one target. The rules are in
 // lib/domain/intake/plan.ts; this reads the target, plans, and writes, retrying when reports race.
-import type { AgentReport } from "@/lib/domain/agent-report";
+import { withoutUserinfo, type AgentReport } from "@/lib/domain/agent-report";
 import { Prisma } from "@/lib/db/client";
 import { sqlStateOf } from "@/lib/db/errors";
 import { applyReport } from "@/lib/db/queries/intake/apply-report";
@@ -8,7 +8,7 @@ import { ensureReportTarget, type ReportInput, type ReportTarget } from "@/lib/d
 import { listLastClosedRuns } from "@/lib/db/queries/intake/list-last-closed-runs";
 import { planReport, reportChange } from "@/lib/domain/intake/plan";
 import { reportFingerprint, runRepositoryOf } from "@/lib/domain/intake/report";
-import { requireAgent, type RequestCtx } from "../context";
+import { requireReporter, type RequestCtx } from "../context";
 import { requestWorkspaceDrift } from "../drift/evaluate-workspace";
 import { recordRegistryResults } from "./record-registry-results";
 import { resolveChartRows } from "./resolve-chart-rows";
@@ -26,12 +26,14 @@ export type ReportOutcome = {
 };
 
 /** `evaluateDrift: false` stores the report only (bulk loads evaluate once at the end). */
-export async function recordAgentReport({ ctx, input: report, evaluateDrift = true }: { ctx: RequestCtx; input: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
-  const agent = requireAgent(ctx.actor);
-  const workspaceId = agent.workspaceId;
+export async function recordAgentReport({ ctx, input, evaluateDrift = true }: { ctx: RequestCtx; input: AgentReport; evaluateDrift?: boolean }): Promise<ReportOutcome> {
+  const { workspaceId, agentKeyId } = requireReporter(ctx.actor);
+  const source = input.target.source;
+  // A token the agent clones with may sit in the URL; only the address is kept.
+  const report = source ? { ...input, target: { ...input.target, source: { ...source, repository_url: withoutUserinfo(source.repository_url) } } } : input;
   // The repositories its main containers run are registered with the history it opens, in the same statement.
   const resolved = await resolveChartRows(ctx.db, workspaceId, report, ctx.config.serverRegistries);
-  const outcome = await applyTargetReport(ctx, workspaceId, resolved, agent.agentKeyId, { serverRegistries: ctx.config.serverRegistries });
+  const outcome = await applyTargetReport(ctx, workspaceId, resolved, agentKeyId, { serverRegistries: ctx.config.serverRegistries });
   if (report.registry_results.length && outcome.ignored === null) {
     await recordRegistryResults({ ctx, input: { workspaceId, results: report.registry_results } });
   }

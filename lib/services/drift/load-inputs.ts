@@ -7,12 +7,14 @@ import type { Db } from "@/lib/db/client";
 import { decodeCurrentRuns, listCurrentRuns, readCurrentRuns, type CurrentRuns, type RunImage, type ServiceRow, type UpstreamTags, type WorkspaceDocument } from "@/lib/db/queries/runs/list-current-runs";
 import { listServiceRows } from "@/lib/db/queries/runs/list-service-rows";
 import type { ServiceFacts } from "@/lib/db/queries/services";
-import type { CurrentRun, EnvironmentInfo, EolCycleInfo, ServiceInput } from "@/lib/domain/drift";
+import { selectNewestOrNull, type CurrentRun, type EnvironmentInfo, type EolCycleInfo, type ServiceInput } from "@/lib/domain/drift";
 import { findCycle } from "@/lib/domain/eol";
 import { effectivePolicy, type EffectivePolicy, type Policy } from "@/lib/domain/policy";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { catalogFor } from "../services/catalog-lookup";
 import { loadEolProductsOf } from "../eol/status";
+import { lookupReleases, type ReleaseSource } from "../insights/releases";
+import { releaseSourceOf } from "../upstream/sync-releases";
 
 export { listClosedRuns as loadClosedHistory } from "@/lib/db/queries/runs/list-closed-runs";
 
@@ -172,7 +174,50 @@ async function buildInputs(db: Db, config: Pick<Config, "eolEnabled">, now: Date
       eol: eol.get(f.id) ?? new Map(),
     };
   });
+  await addPublicationDates(db, services, facts, current);
   return { environments, services, facts, current, upstreamTags };
+}
+
+/**
+ * Forge publication dates of the releases newer than what runs, for the
+ * services whose policy sets a minimum release age (their age counts from
+ * publication); read from the releases already stored, no request made.
+ */
+async function addPublicationDates(db: Db, services: ServiceInput[], facts: readonly ServiceFacts[], current: readonly CurrentRun[]): Promise<void> {
+  const aged = new Map(services.flatMap((s) => (s.policy.min_release_age !== undefined && s.upstream !== null ? [[s.id, s] as const] : [])));
+  if (aged.size === 0) return;
+  const sources = new Map<string, ReleaseSource>();
+  for (const f of facts) {
+    const repository = f.repository ?? f.runningRepository;
+    const service = aged.get(f.id);
+    if (service === undefined || repository === null) continue;
+    const policy = policyOf(f);
+    sources.set(f.id, {
+      forge: releaseSourceOf(repository, policy, f.upstream?.sourceLabel ?? null),
+      tagPrefix: policy?.release_tag_prefix ?? catalogFor(repository)?.release_tag_prefix ?? null,
+      changelog: null,
+    });
+  }
+  const wanted = new Map<string, { serviceId: string; version: string }>();
+  for (const run of current) {
+    const service = aged.get(run.serviceId);
+    if (service === undefined || run.version === null || !sources.get(run.serviceId)?.forge) continue;
+    for (const version of selectNewestOrNull(service, run.version)?.releases ?? []) wanted.set(`${run.serviceId}\n${version}`, { serviceId: run.serviceId, version });
+  }
+  if (wanted.size === 0) return;
+  const releases = await lookupReleases(db, sources, [...wanted.values()]);
+  const published = new Map<string, Map<string, Date>>();
+  for (const { serviceId, version } of wanted.values()) {
+    const at = releases(serviceId, version).published_at;
+    if (at === null) continue;
+    let dates = published.get(serviceId);
+    if (dates === undefined) published.set(serviceId, (dates = new Map()));
+    dates.set(version, at);
+  }
+  for (const [serviceId, dates] of published) {
+    const service = aged.get(serviceId);
+    if (service?.upstream) service.upstream = { ...service.upstream, published: dates };
+  }
 }
 
 /** loadServiceFacts' answer, from the same rows. */

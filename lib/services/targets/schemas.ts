@@ -10,6 +10,8 @@ export const targetSchema = z
     repository_url: z.string().nullable(),
     branch: z.string().nullable(),
     paths: z.array(z.string()),
+    /** compose_git only: who reads the files, the server (added here) or an agent (`--compose-git`); null for runtimes. */
+    read_by: z.enum(["server", "agent"]).nullable(),
     last_report_at: nullableTimestamp,
     last_observed_at: nullableTimestamp,
     last_commit: z.string().nullable(),

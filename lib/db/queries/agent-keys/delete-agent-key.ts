@@ -1,5 +1,5 @@
-import type { DbTx } from "@/lib/db/client";
+import { Prisma, statementRows, type DbTx, type SqlTx } from "@/lib/db/client";
 
-export async function deleteAgentKey(db: DbTx, id: string): Promise<void> {
-  await db.agentKey.delete({ where: { id } });
+export async function deleteAgentKey(db: DbTx | SqlTx, id: string): Promise<void> {
+  await statementRows(db, Prisma.sql`DELETE FROM agent_keys WHERE id = ${id}::uuid`);
 }

@@ -2,7 +2,7 @@ import type { Workload } from "@/lib/domain/agent-report";
 import type { ReportChange } from "@/lib/domain/intake/plan";
 import { isoInstant, runRepositoryOf, versionOfTag } from "@/lib/domain/intake/report";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
-import type { ReportInput, ReportTarget } from "./ensure-report-target";
+import { setAgentSource, type ReportInput, type ReportTarget } from "./ensure-report-target";
 
 /**
  * One statement: lock the target row if it is still the version read, then close, reopen and open history
@@ -36,7 +36,7 @@ export async function applyReport(
     ${parts.length ? Prisma.sql`${Prisma.join(parts, ",\n")},` : Prisma.empty}
     recorded AS (
       UPDATE targets SET environment_id = ${environmentId}::uuid, last_observed_at = ${observedAt}, last_report_at = ${now},
-        last_report_hash = ${fingerprint}, agent_key_id = ${agentKeyId}::uuid
+        last_report_hash = ${fingerprint}, agent_key_id = ${agentKeyId}::uuid${setAgentSource(report)}
       FROM t WHERE targets.id = t.id
       RETURNING 1)
     SELECT count(*)::int AS applied FROM recorded`);

@@ -2,6 +2,13 @@ import type { AgentReport } from "@/lib/domain/agent-report";
 import type { OpenRun, TargetSnapshot } from "@/lib/domain/intake/plan";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
 
+/** `, config = …` keeping where an agent reads its Compose files (config.agent_source), or nothing without a source. */
+export function setAgentSource(report: AgentReport): Prisma.Sql {
+  const source = report.target.source;
+  if (!source) return Prisma.empty;
+  return Prisma.sql`, config = targets.config || jsonb_build_object('agent_source', ${JSON.stringify(source)}::jsonb)`;
+}
+
 export type ReportInput = { workspaceId: string; report: AgentReport; agentKeyId: string | null; fingerprint: string; observedAt: Date; now: Date };
 
 export type ReportTarget = TargetSnapshot & {
@@ -50,7 +57,8 @@ export async function ensureReportTarget(db: Db, input: ReportInput, full: boole
   const newTarget = !full ? Prisma.sql`t AS (SELECT * FROM t0 WHERE NOT EXISTS (SELECT 1 FROM repeated))` : Prisma.sql`
     t1 AS (
       INSERT INTO targets (id, workspace_id, environment_id, name, kind, agent_key_id, config, created_at)
-      SELECT gen_random_uuid(), ${ws}::uuid, env.id, ${report.target.name}, ${report.target.kind}::"TargetKind", ${agentKeyId}::uuid, '{}', ${now} FROM env
+      SELECT gen_random_uuid(), ${ws}::uuid, env.id, ${report.target.name}, ${report.target.kind}::"TargetKind", ${agentKeyId}::uuid,
+        ${report.target.source ? JSON.stringify({ agent_source: report.target.source }) : "{}"}::jsonb, ${now} FROM env
       WHERE NOT EXISTS (SELECT 1 FROM t0)
       ON CONFLICT (workspace_id, name) DO NOTHING
       RETURNING id, environment_id, kind, last_observed_at, last_report_hash, xmin::text AS version),
@@ -62,7 +70,7 @@ export async function ensureReportTarget(db: Db, input: ReportInput, full: boole
     ${services}
     ${filled}
     repeated AS (
-      UPDATE targets SET last_observed_at = ${observedAt}, last_report_at = ${now}, agent_key_id = ${agentKeyId}::uuid
+      UPDATE targets SET last_observed_at = ${observedAt}, last_report_at = ${now}, agent_key_id = ${agentKeyId}::uuid${setAgentSource(report)}
       WHERE workspace_id = ${ws}::uuid AND name = ${report.target.name} AND kind = ${report.target.kind}::"TargetKind"
         AND last_report_hash = ${fingerprint} AND environment_id = (SELECT id FROM env0)
         AND (last_observed_at IS NULL OR last_observed_at <= ${observedAt})

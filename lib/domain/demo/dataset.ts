@@ -1,6 +1,6 @@
 // What the demo workspace holds: about twenty services over dev, staging and
 // production, with sixty days of deploys that move through the pipeline at
-// each service's own pace. Pure data and arithmetic; seed.ts sends it.
+// each service's own pace. Pure data and arithmetic; plan.ts turns it into reports.
 
 export const DEMO_ENVIRONMENTS = [
   { name: "dev", position: 0, production: false },

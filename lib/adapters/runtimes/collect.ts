@@ -1,16 +1,16 @@
-// One pass over every configured runtime: one AgentReport per target. A
-// source that fails is named in `failures` and the others still report.
-import { collectDocker, type DockerCollectOptions } from "@/lib/adapters/runtimes/docker/collect-docker";
-import { collectKubernetes, type KubernetesCollectOptions } from "@/lib/adapters/runtimes/kubernetes/collect-kubernetes";
-import type { InClusterOptions } from "@/lib/adapters/runtimes/kubernetes/connection";
-import { collectNomad, type NomadCollectOptions } from "@/lib/adapters/runtimes/nomad/collect-nomad";
-import { collectSwarm, type SwarmCollectOptions } from "@/lib/adapters/runtimes/swarm/collect-swarm";
-import { combineProviders, dockerConfigProvider, type CredentialsProvider } from "@/lib/adapters/runtimes/credentials";
+// One pass over every configured runtime: one AgentReport per target. A source that fails is named in
+// `failures` and the others still report. The agent runs it, and so does the server watching its own Docker host.
+import { collectDocker, type DockerCollectOptions } from "./docker/collect-docker";
+import { collectKubernetes, type KubernetesCollectOptions } from "./kubernetes/collect-kubernetes";
+import type { InClusterOptions } from "./kubernetes/connection";
+import { collectNomad, type NomadCollectOptions } from "./nomad/collect-nomad";
+import { collectSwarm, type SwarmCollectOptions } from "./swarm/collect-swarm";
+import { combineProviders, dockerConfigProvider, type CredentialsProvider } from "./credentials";
 import { readComposeFromGit } from "@/lib/adapters/compose-git/read-compose-from-git";
-import { agentReportSchema, type AgentReport, type RegistryResult, type TargetKind, type Workload } from "@/lib/domain/agent-report";
+import { agentReportSchema, withoutUserinfo, type AgentReport, type RegistryResult, type TargetKind, type Workload } from "@/lib/domain/agent-report";
 
 export type CollectOptions = {
-  /** The agent's `--environment`. */
+  /** The environment reported for (the agent's `--environment`). */
   environment: string;
   docker?: DockerCollectOptions;
   /** Path of a kubeconfig file; or `inCluster` for the pod's service account. */
@@ -45,7 +45,7 @@ export type LookupRegistries = (workloads: Workload[], credentials: CredentialsP
 
 export type CollectDeps = { now?: () => Date; lookupRegistries?: LookupRegistries };
 
-type Observation = { environment: string; target: { name: string; kind: TargetKind }; workloads: Workload[] };
+type Observation = { environment: string; target: AgentReport["target"]; workloads: Workload[] };
 
 export function configuredSources(opts: CollectOptions): SourceName[] {
   const out: SourceName[] = [];
@@ -88,7 +88,7 @@ export async function collect(opts: CollectOptions, deps: CollectDeps = {}): Pro
         const workloads: Workload[] = compose.services.map((s) => ({
           service: s.service, container: s.service, main: true, image: s.image, digest: null, platform_digest: null, platform: null, since,
         }));
-        return { observations: [{ environment: opts.environment, target: { name: c.name ?? `compose@${opts.environment}`, kind: "compose_git" }, workloads }], at: now() };
+        return { observations: [{ environment: opts.environment, target: { name: c.name ?? `compose@${opts.environment}`, kind: "compose_git", source: { repository_url: withoutUserinfo(c.url), branch: c.branch, paths: c.paths } }, workloads }], at: now() };
       }
       case "kubernetes": {
         const k = await collectKubernetes({

@@ -1,0 +1,12 @@
+// Releases that wait for the policy's minimum release age, for the updates list
+// and the service page (the API's update lines keep their fixed shape).
+import { listWaitingReleases, type WaitingRelease } from "@/lib/domain/insights";
+import { requireRole, workspaceOf, type RequestCtx } from "../context";
+import { loadFleet } from "./fleet";
+
+export async function listWaitingReleasesOf({ ctx, input = {} }: { ctx: RequestCtx; input?: { service?: string; team?: string } }): Promise<WaitingRelease[]> {
+  requireRole(ctx.actor, "viewer");
+  const fleet = await loadFleet(ctx, workspaceOf(ctx.actor), { team: input.team });
+  const services = input.service === undefined ? fleet.services : fleet.services.filter((s) => s.name === input.service);
+  return listWaitingReleases({ services, environments: fleet.environments, current: fleet.current, now: ctx.now });
+}
