@@ -1,5 +1,6 @@
 // The words and links of a matrix cell, apart from the markup so they can be
 // tested without rendering.
+import { uncheckableReason } from "@/lib/domain/charts";
 import { DRIFT_LABEL } from "@/components/ui/drift";
 import { formatDay, timeAgo } from "@/components/ui/format";
 import type { DriftKind } from "@/lib/domain/policy";
@@ -74,7 +75,7 @@ export function upstreamNote(upstream: MatrixUpstream, now: Date): { text: strin
     case "stale":
       return { text: `stale: ${age}`, tone: "warn" };
     case "unchecked":
-      return { text: "not checked yet", tone: "muted" };
+      return { text: (upstream.repository ? uncheckableReason(upstream.repository) : null) ?? "not checked yet", tone: "muted" };
     default:
       if (!checked) return { text: "not checked yet", tone: "muted" };
       return now.getTime() - new Date(checked).getTime() > CHECK_OVERDUE_MS ? { text: `checked ${timeAgo(checked, now)}`, tone: "muted" } : null;

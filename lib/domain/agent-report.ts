@@ -3,6 +3,24 @@ import { z } from "zod";
 
 const digest = z.string().regex(/^sha256:[a-f0-9]{64}$/);
 
+/** A Helm 3 release's deployed revision (a `helm_release` workload). */
+export const chartSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    version: z.string().min(1).max(200),
+    app_version: z.string().max(200).nullable(),
+    namespace: z.string().min(1).max(253),
+    release: z.string().min(1).max(253),
+    revision: z.number().int().positive(),
+    // Where the agent was told the chart comes from: used only when the server may call its host.
+    repository: z.string().max(500).nullable().optional(),
+    // The chart's `home` (Chart.yaml): tells apart publishers of one chart name in the catalog; never called.
+    home: z.string().max(500).nullable().optional(),
+  })
+  .strict();
+
+export const workloadKindSchema = z.enum(["image", "helm_release"]);
+
 export const workloadSchema = z
   .object({
     service: z.string().min(1).max(200),
@@ -14,8 +32,14 @@ export const workloadSchema = z
     platform: z.string().max(100).nullable(),
     since: z.iso.datetime({ offset: true }),
     application: z.string().max(200).optional(), // compose project / app.kubernetes.io/part-of
+    kind: workloadKindSchema.optional(), // absent: image
+    chart: chartSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((w, ctx) => {
+    if (w.kind === "helm_release" && !w.chart) ctx.addIssue({ code: "custom", path: ["chart"], message: "is required for a helm_release workload" });
+    if (w.kind !== "helm_release" && w.chart) ctx.addIssue({ code: "custom", path: ["chart"], message: "is only for a helm_release workload" });
+  });
 
 // What the agent looked up in private registries (the server cannot reach them).
 export const registryResultSchema = z
@@ -64,6 +88,7 @@ export const agentReportSchema = z
   .strict();
 
 export type Workload = z.infer<typeof workloadSchema>;
+export type Chart = z.infer<typeof chartSchema>;
 export type RegistryResult = z.infer<typeof registryResultSchema>;
 export type TargetKind = z.infer<typeof targetKindSchema>;
 export type ComposeSource = z.infer<typeof composeSourceSchema>;

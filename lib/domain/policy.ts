@@ -1,6 +1,7 @@
 // The per-service policy, with the API's field names. Pure: the
 // regular expression is checked with RE2 syntax by lib/domain/versions.
 import { z } from "zod";
+import { parseChartRepository } from "./charts";
 import { parseDuration } from "./duration";
 import { TRACKS, type Track } from "./tracks";
 
@@ -33,6 +34,12 @@ const changelogTemplate = z
   .refine((v) => v.includes("{version}"), { message: "must contain the placeholder {version}" })
   .refine((v) => /^https?:\/\//.test(v), { message: "must be an http(s) URL" });
 
+/** A Helm chart's repository: classic (`https://…`, plain http only for insecure hosts) or `oci://host/path`. */
+const chartRepository = z
+  .string()
+  .max(500)
+  .refine((v) => parseChartRepository(v) !== null, { message: "must be a chart repository: https://host/path or oci://host/path" });
+
 export const policySchema = z
   .object({
     track: z.enum(TRACKS).optional(),
@@ -49,6 +56,7 @@ export const policySchema = z
       .max(100)
       .regex(/^[a-z0-9][a-z0-9._-]*$/, { message: "must be an endoflife.date product identifier or none" })
       .optional(),
+    chart_repository: chartRepository.optional(),
     /** A release alerts only once it is this old (release-age.ts). */
     min_release_age: durationString.optional(),
   })

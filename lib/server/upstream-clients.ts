@@ -1,6 +1,7 @@
 // One registry, forge and end-of-life client per process: rate-limit and
 // back-off state per host lives in them, so every check shares it.
 import type { Config } from "@/lib/config";
+import { createChartIndexClient } from "@/lib/adapters/charts/classic/client";
 import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
 import { createRegistryClient } from "@/lib/adapters/registries/client";
@@ -17,6 +18,7 @@ export function getUpstreamClients(config: Config): UpstreamClients {
     registry: createRegistryClient({ insecureHosts: config.insecureRegistries, onRequest: recordUpstreamRequest, credentials: registryCredentialsFor(config) }),
     forges: createForgeClients({ githubApiUrl: config.githubApiUrl, githubToken: config.githubToken, gitlabUrl: config.gitlabUrl, gitlabToken: config.gitlabToken }),
     eol: createEolClient({ apiUrl: config.eolApiUrl, enabled: config.eolEnabled }),
+    charts: createChartIndexClient({ insecureHosts: config.insecureRegistries, onRequest: recordUpstreamRequest }),
   };
   g.__driftwatchUpstream = { key, clients };
   return clients;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectKubernetes } from "@/lib/adapters/runtimes/kubernetes/collect-kubernetes";
 import { runtimeFixture } from "@/tests/support/docker-fixture-routes";
 import { ciValues, objectOf, renderChart, type Deployment, type K8sObject } from "@/tests/support/helm-chart";
+import { releaseSecret, RELEASE_RECORDS, secretListAnswer } from "@/tests/support/helm-release-records";
 import { kubeTools } from "@/tests/support/kube-tools";
 import { startReplayServer, type ReplayServer } from "@/tests/support/replay-server";
 
@@ -65,6 +66,7 @@ async function apiServer(rules: Rule[] | null): Promise<ReplayServer> {
     [/^\/apis\/apps\/v1\/replicasets$/, () => runtimeFixture("kubernetes/replicasets.json")],
     [/^\/api\/v1\/nodes$/, () => runtimeFixture("kubernetes/nodes.json")],
     [/^\/api\/v1\/namespaces\/shop\/secrets\/ghcr-pull$/, () => runtimeFixture("kubernetes/secrets/shop-ghcr-pull.json")],
+    [/^\/api\/v1\/secrets$/, (url) => secretListAnswer(RELEASE_RECORDS.map(releaseSecret), url)],
   ];
   return startReplayServer([
     {
@@ -141,9 +143,11 @@ describe("the agent's ClusterRole", () => {
       "GET /api/v1/namespaces/shop/secrets/ghcr-pull",
       "GET /api/v1/nodes",
       "GET /api/v1/pods",
+      "GET /api/v1/secrets",
       "GET /apis/apps/v1/replicasets",
     ]);
-    expect([...new Set(requests.map((r) => key(r.permission)))].sort()).toEqual(["get core/secrets", "list apps/replicasets", "list core/nodes", "list core/pods"]);
+    expect([...new Set(requests.map((r) => key(r.permission)))].sort()).toEqual(["get core/secrets", "list apps/replicasets", "list core/nodes", "list core/pods", "list core/secrets"]);
+    expect(observations.flatMap((o) => o.workloads).filter((w) => w.kind === "helm_release")).toHaveLength(3);
   });
 
   it.each([
@@ -178,12 +182,24 @@ describe("the agent's ClusterRole", () => {
     expect(role.rules.find((r) => r.resources?.includes("secrets"))).toEqual({ apiGroups: [""], resources: ["secrets"], verbs: ["get"], resourceNames: ["ghcr-pull"] });
     expect(allows(role.rules, permissionOf("GET", "/api/v1/namespaces/shop/secrets/ghcr-pull"))).toBe(true);
     expect(allows(role.rules, permissionOf("GET", "/api/v1/namespaces/shop/secrets/database"))).toBe(false);
-    expect(allows(role.rules, permissionOf("GET", "/api/v1/namespaces/shop/secrets"))).toBe(false);
+    // Listing stays allowed for Helm's release records (RBAC has no narrower grant for them).
+    expect(allows(role.rules, permissionOf("GET", "/api/v1/namespaces/shop/secrets"))).toBe(true);
   });
 
-  it("without pull secrets the agent reads no Secret and still reports every workload", async () => {
+  it("without Helm releases the agent lists no Secret, and reports every pod but no release", async () => {
+    const { role } = await agentRbac([ciValues("embedded")], ["agent.rbac.helmReleases.enabled=false"]);
+    expect(role.rules.filter((r) => r.resources?.includes("secrets"))).toEqual([{ apiGroups: [""], resources: ["secrets"], verbs: ["get"] }]);
+    const open = await runAdapter(null);
+    const enforced = await runAdapter(role.rules);
+    expect(enforced.requests.filter((r) => !allows(role.rules, r.permission)).map((r) => r.request)).toEqual(["GET /api/v1/secrets"]);
+    const imagesOnly = (o: typeof open.observations) => o.map((x) => ({ ...x, workloads: x.workloads.filter((w) => w.kind !== "helm_release") }));
+    expect(enforced.observations).toEqual(imagesOnly(open.observations));
+    expect(enforced.observations.flatMap((o) => o.workloads).some((w) => w.kind === "helm_release")).toBe(false);
+  });
+
+  it("without pull secrets the agent reads no pull secret and still reports every workload", async () => {
     const { role } = await agentRbac([ciValues("embedded")], ["agent.rbac.pullSecrets.enabled=false"]);
-    expect(role.rules.some((r) => r.resources?.includes("secrets"))).toBe(false);
+    expect(role.rules.filter((r) => r.resources?.includes("secrets"))).toEqual([{ apiGroups: [""], resources: ["secrets"], verbs: ["list"] }]);
     const open = await runAdapter(null);
     const enforced = await runAdapter(role.rules);
     expect(enforced.observations).toEqual(open.observations);

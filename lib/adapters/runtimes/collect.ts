@@ -100,6 +100,7 @@ export async function collect(opts: CollectOptions, deps: CollectDeps = {}): Pro
           namespaces: opts.namespaces,
         });
         providers.push(k.credentials);
+        for (const e of k.helmErrors) failures.push({ source, message: `Helm release record ${e}` });
         return { observations: k.observations, at: now() };
       }
     }
@@ -123,7 +124,8 @@ export async function collect(opts: CollectOptions, deps: CollectDeps = {}): Pro
       let registry_results: RegistryResult[] = [];
       if (deps.lookupRegistries) {
         try {
-          registry_results = await deps.lookupRegistries(o.workloads, credentials);
+          // Charts are checked by the server from their repository, never looked up as images.
+          registry_results = await deps.lookupRegistries(o.workloads.filter((w) => w.kind !== "helm_release"), credentials);
         } catch (err) {
           failures.push({ source: "registry", message: `${o.target.name}: ${message(err)}` });
         }

@@ -1,7 +1,8 @@
 // How a report's workloads are written down: one spelling per instant, the image split into repository
 // and tag, and the fingerprint that tells "the same report" apart.
 import { createHash } from "node:crypto";
-import type { AgentReport } from "../agent-report";
+import type { AgentReport, Workload } from "../agent-report";
+import { unknownChartKey } from "../charts";
 import { parseImageRef } from "../image-ref";
 import { isMovingTag, isVersionTag } from "../versions";
 
@@ -16,6 +17,15 @@ export function reportFingerprint(report: Pick<AgentReport, "environment" | "wor
 /** Exact version stored with a run: the tag itself when it names one; moving tags resolve later by digest. */
 export function versionOfTag(tag: string): string | null {
   return isVersionTag(tag) && !isMovingTag(tag) ? tag : null;
+}
+
+/**
+ * The repository and tag a history row stores: the image's, or for a Helm release its chart's key
+ * (`chart.repository`, which intake sets to the resolved key) and the chart version.
+ */
+export function runRepositoryOf(w: Pick<Workload, "image" | "kind" | "chart">): { repository: string; tag: string } {
+  if (w.kind === "helm_release" && w.chart) return { repository: w.chart.repository ?? unknownChartKey(w.chart.name), tag: w.chart.version };
+  return splitImage(w.image);
 }
 
 export function splitImage(image: string): { repository: string; tag: string } {

@@ -7,10 +7,11 @@ import { applyReport } from "@/lib/db/queries/intake/apply-report";
 import { ensureReportTarget, type ReportInput, type ReportTarget } from "@/lib/db/queries/intake/ensure-report-target";
 import { listLastClosedRuns } from "@/lib/db/queries/intake/list-last-closed-runs";
 import { planReport, reportChange } from "@/lib/domain/intake/plan";
-import { reportFingerprint, splitImage } from "@/lib/domain/intake/report";
+import { reportFingerprint, runRepositoryOf } from "@/lib/domain/intake/report";
 import { requireReporter, type RequestCtx } from "../context";
 import { requestWorkspaceDrift } from "../drift/evaluate-workspace";
 import { recordRegistryResults } from "./record-registry-results";
+import { resolveChartRows } from "./resolve-chart-rows";
 import { upstreamRepositoriesInsert } from "../upstream/ensure-repositories";
 
 export type ReportOutcome = {
@@ -31,7 +32,8 @@ export async function recordAgentReport({ ctx, input, evaluateDrift = true }: { 
   // A token the agent clones with may sit in the URL; only the address is kept.
   const report = source ? { ...input, target: { ...input.target, source: { ...source, repository_url: withoutUserinfo(source.repository_url) } } } : input;
   // The repositories its main containers run are registered with the history it opens, in the same statement.
-  const outcome = await applyTargetReport(ctx, workspaceId, report, agentKeyId, { serverRegistries: ctx.config.serverRegistries });
+  const resolved = await resolveChartRows(ctx.db, workspaceId, report, ctx.config.serverRegistries);
+  const outcome = await applyTargetReport(ctx, workspaceId, resolved, agentKeyId, { serverRegistries: ctx.config.serverRegistries });
   if (report.registry_results.length && outcome.ignored === null) {
     await recordRegistryResults({ ctx, input: { workspaceId, results: report.registry_results } });
   }
@@ -109,7 +111,7 @@ export async function applyTargetReport(
 
     let repositories: ReturnType<typeof upstreamRepositoriesInsert> = null;
     if (change.fresh.length && opts.serverRegistries) {
-      const keys = report.workloads.filter((w) => w.main).map((w) => splitImage(w.image).repository);
+      const keys = report.workloads.filter((w) => w.main).map((w) => runRepositoryOf(w).repository);
       repositories = upstreamRepositoriesInsert(workspaceId, keys, opts.serverRegistries, now, { onlyIf: Prisma.sql`EXISTS (SELECT 1 FROM t)`, unknownOnly: true });
     }
     let applied: boolean;

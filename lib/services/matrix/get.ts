@@ -1,5 +1,6 @@
 // The matrix: services × environments in pipeline order, each cell what runs
 // (or, with only Compose files, what Git declares), with drift and end of life.
+import { uncheckableReason } from "@/lib/domain/charts";
 import type { z } from "zod";
 import type { matrixQuerySchema, matrixSchema } from "@/lib/services/matrix/schemas";
 import type { CurrentRun } from "@/lib/domain/drift";
@@ -127,7 +128,7 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
       application: s.application,
       upstream: {
         repository, newest, checked_at: s.upstream?.checkedAt?.toISOString() ?? null, checked_by: s.upstream?.checkedBy ?? null,
-        state: status.state, error: status.error,
+        state: status.state, error: status.error ?? (repository ? uncheckableReason(repository) : null),
       },
       cells,
     };

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/domain/errors";
 import { mergePolicy, type Policy } from "@/lib/domain/policy";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
 import { ensureUpstreamRepositories } from "../upstream/ensure-repositories";
+import { followChartRepository } from "../upstream/follow-chart-repository";
 import type { ServiceOut } from "./describe";
 import { getServiceOrThrow } from "./get";
 import type { updateServiceSchema } from "./schemas";
@@ -41,5 +42,9 @@ export async function updateService({ ctx, input: { name, ...input } }: { ctx: R
     });
   });
   if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now);
+  const chartRepository = policy === undefined ? undefined : (policy?.chart_repository ?? null);
+  if (chartRepository !== undefined && chartRepository !== ((service.policy as Policy | null)?.chart_repository ?? null)) {
+    await followChartRepository({ ctx, input: { workspaceId, serviceId: service.id, chartRepository } });
+  }
   return getServiceOrThrow({ ctx, input: { name } });
 }

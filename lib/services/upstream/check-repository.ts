@@ -16,6 +16,8 @@ import { isSourceLabelNeeded } from "@/lib/domain/registry-budget/label-schedule
 import { resolutionCandidates } from "@/lib/domain/running-version";
 import type { CheckDeps } from "./ports";
 import { catalogFor } from "../services/catalog-lookup";
+import { isChartKey } from "@/lib/domain/charts";
+import { checkChartRepository } from "./check-chart-repository";
 import { noteRateLimit, notePullsRefused, spendPulls } from "./pull-budget";
 import { syncReleasesFor } from "./sync-releases";
 
@@ -45,6 +47,7 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   const repo = await db.upstreamRepository.findUnique({ where: { id: repositoryId } });
   if (!repo) return { status: "skipped", reason: "missing" };
   if (repo.checkedBy === "agent") return { status: "skipped", reason: "agent" };
+  if (isChartKey(repo.key)) return checkChartRepository(deps, repo, started, { fingerprint: tagsFingerprint, retryDelayMs });
   const target = { host: repo.host, path: repo.path };
   const now = deps.now();
 

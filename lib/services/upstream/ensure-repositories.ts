@@ -3,6 +3,7 @@
 // hosts, by the workspace's agents otherwise. A new one is due at once.
 import { isServerQueried } from "@/lib/adapters/registries/well-known";
 import { Prisma, type Db } from "@/lib/db/client";
+import { isChartKey, parseChartKey } from "@/lib/domain/charts";
 import { parseImageRef } from "@/lib/domain/image-ref";
 
 export async function ensureUpstreamRepositories(db: Db, workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date): Promise<void> {
@@ -41,7 +42,8 @@ export function upstreamRepositoriesInsert(
     const ref = parsedKey(key);
     if (!ref || seen.has(ref.key)) continue;
     seen.add(ref.key);
-    const byServer = isServerQueried(ref.host, serverRegistries);
+    // Charts are checked by the server only: one on a host it may not call shows as failed, never agent-checked.
+    const byServer = ref.chart || isServerQueried(ref.host, serverRegistries);
     // Shared rows (owner NULL, scope "") are the server's; an agent-checked repository belongs to its workspace.
     const owner = byServer ? null : workspaceId;
     const scope = owner ?? "";
@@ -69,12 +71,16 @@ export function upstreamRepositoriesInsert(
 }
 
 // Reports name the same repositories every minute: parse each once.
-const parsed = new Map<string, Readonly<{ key: string; host: string; path: string }> | null>();
-function parsedKey(key: string): Readonly<{ key: string; host: string; path: string }> | null {
+type ParsedKey = Readonly<{ key: string; host: string; path: string; chart: boolean }>;
+const parsed = new Map<string, ParsedKey | null>();
+function parsedKey(key: string): ParsedKey | null {
   let ref = parsed.get(key);
   if (ref !== undefined) return ref;
-  const full = parseImageRef(key);
-  ref = full ? { key: full.key, host: full.host, path: full.path } : null;
+  const chart = parseChartKey(key);
+  // A chart without a known repository (`chart:<name>`) has nothing to check.
+  const full = chart || isChartKey(key) ? null : parseImageRef(key);
+  ref = chart ? { key, host: chart.host, path: chart.kind === "oci" ? chart.path : `${chart.url}#${chart.chart}`, chart: true }
+    : full ? { key: full.key, host: full.host, path: full.path, chart: false } : null;
   if (parsed.size >= 20_000) parsed.clear();
   parsed.set(key, ref);
   return ref;

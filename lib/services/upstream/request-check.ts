@@ -2,6 +2,7 @@
 // repository becomes due at once and is checked in this process right away.
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { AppError } from "@/lib/domain/errors";
+import { isChartKey, parseChartKey } from "@/lib/domain/charts";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import { requireRole, workspaceOf, type RequestCtx as Ctx } from "../context";
 import { ensureUpstreamRepositories } from "./ensure-repositories";
@@ -18,9 +19,10 @@ export async function requestCheck({ ctx, name }: { ctx: Ctx; name: string }): P
   const [facts] = await loadServiceFacts(ctx.db, workspaceId, [name]);
   if (!facts) throw new AppError("not_found", `Service ${name} was not found.`);
   const key = facts.repository ?? facts.runningRepository;
-  if (!key || !parseImageRef(key)) throw new AppError("conflict", `Service ${name} has no repository to check yet: nothing runs it and none is set.`);
-  await ensureUpstreamRepositories(ctx.db, workspaceId, [key], ctx.config.serverRegistries, ctx.now);
-  const repos = await ctx.db.upstreamRepository.findMany({ where: { key: parseImageRef(key)!.key, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }] } });
+  const repositoryKey = key ? (isChartKey(key) ? parseChartKey(key)?.key : parseImageRef(key)?.key) : undefined;
+  if (!repositoryKey) throw new AppError("conflict", `Service ${name} has no repository to check yet: nothing runs it and none is set (a chart needs chart_repository).`);
+  await ensureUpstreamRepositories(ctx.db, workspaceId, [repositoryKey], ctx.config.serverRegistries, ctx.now);
+  const repos = await ctx.db.upstreamRepository.findMany({ where: { key: repositoryKey, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }] } });
   const repo = repos.find((r) => r.ownerWorkspaceId === workspaceId) ?? repos[0]!;
   const now = ctx.now;
   if (repo.checkedBy === "agent") {

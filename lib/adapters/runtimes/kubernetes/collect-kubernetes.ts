@@ -9,8 +9,9 @@ import { requestJson, type HttpEndpoint } from "../http-json";
 import { normaliseArch } from "../image-ref";
 import { connectionFromKubeconfigFile, inClusterConnection, type InClusterOptions, type KubeConnection } from "./connection";
 import { pullSecretProvider } from "./pull-secrets";
-import { nodeListSchema, podListSchema, replicaSetListSchema, type Pod } from "./schema";
-import { ANNOTATIONS, podsToWorkloads, type Platform } from "./transform";
+import { deployedReleases, HELM_RELEASE_TYPE } from "./helm-releases";
+import { nodeListSchema, podListSchema, replicaSetListSchema, secretListSchema, type Pod } from "./schema";
+import { ANNOTATIONS, environmentOf, podsToWorkloads, type Platform } from "./transform";
 
 export type KubernetesCollectOptions = {
   /** The agent's `--environment`: where unmapped namespaces go. */
@@ -30,7 +31,8 @@ export type KubernetesCollectOptions = {
 
 export type KubernetesObservation = { environment: string; target: { name: string; kind: "kubernetes" }; workloads: Workload[] };
 
-export type KubernetesCollection = { observations: KubernetesObservation[]; credentials: CredentialsProvider };
+/** `helmErrors`: release records that could not be read (their releases are left out). */
+export type KubernetesCollection = { observations: KubernetesObservation[]; credentials: CredentialsProvider; helmErrors: string[] };
 
 const PAGE = 500;
 
@@ -106,12 +108,27 @@ export async function collectKubernetes(opts: KubernetesCollectOptions, connecti
 
   const namespaces = opts.namespaces ?? {};
   const environments = new Set([opts.environment, ...Object.values(namespaces)]);
-  const byEnv = podsToWorkloads(pods, { defaultEnvironment: opts.environment, namespaces, includeSystemNamespaces: opts.includeSystemNamespaces, replicaSetOwners, nodes }, environments);
+  const envCtx = { defaultEnvironment: opts.environment, namespaces, includeSystemNamespaces: opts.includeSystemNamespaces };
+  const byEnv = podsToWorkloads(pods, { ...envCtx, replicaSetOwners, nodes }, environments);
+
+  // Helm's release records: only deployed ones are listed (Helm keeps the status in a label too), and
+  // an agent without read access to Secrets reports no releases.
+  const secretPaths = scoped(opts.listNamespaces, "/api/v1", "secrets");
+  const selectors = `labelSelector=${encodeURIComponent("owner=helm,status=deployed")}&fieldSelector=${encodeURIComponent(`type=${HELM_RELEASE_TYPE}`)}`;
+  const secrets = await optional(Promise.all(secretPaths.map((p) => listAll(endpoint, p, secretListSchema, selectors))).then((l) => l.flat()), []);
+  const { releases, errors: helmErrors } = deployedReleases(secrets);
+  for (const { namespace, workload } of releases) {
+    const environment = environmentOf(namespace, envCtx);
+    if (!environment) continue;
+    const list = byEnv.get(environment) ?? [];
+    list.push(workload);
+    byEnv.set(environment, list);
+  }
   const cluster = opts.cluster ?? connection.context ?? opts.environment;
   const observations = [...byEnv].map(([environment, workloads]) => ({
     environment,
     target: { name: kubernetesTargetName(cluster, environment, opts.environment), kind: "kubernetes" as const },
     workloads,
   }));
-  return { observations, credentials: pullSecretProvider(endpoint, pods) };
+  return { observations, credentials: pullSecretProvider(endpoint, pods), helmErrors };
 }

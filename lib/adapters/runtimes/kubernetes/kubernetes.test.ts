@@ -5,6 +5,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { releaseSecret, RELEASE_RECORDS, secretListAnswer } from "@/tests/support/helm-release-records";
 import { startReplayServer, type ReplayServer, type Route } from "@/tests/support/replay-server";
 import { runtimeFixture } from "@/tests/support/docker-fixture-routes";
 import { collectKubernetes, type KubernetesCollectOptions } from "./collect-kubernetes";
@@ -163,12 +164,41 @@ describe("collectKubernetes against a replayed API server", () => {
     const { credentials } = await collectKubernetes({ ...opts, listNamespaces: ["shop"] });
     expect(server!.count("/api/v1/pods")).toBe(0);
     expect(server!.count("/api/v1/namespaces/shop/pods")).toBe(1);
-    expect(server!.count("/api/v1/namespaces/shop/secrets")).toBe(0);
+    // The namespace's Secrets are listed for Helm's release records only, never to find a pull secret.
+    expect(server!.requests.filter((r) => r.path.startsWith("/api/v1/namespaces/shop/secrets?")).every((r) => r.path.includes("labelSelector=owner%3Dhelm"))).toBe(true);
+    expect(server!.count("/api/v1/namespaces/shop/secrets/ghcr-pull")).toBe(0);
 
     expect(await credentials.forRepository("ghcr.io/acme/shop-api")).toEqual({ username: "acme-bot", password: "ghp_exampleexampleexample0001" });
     expect(await credentials.forRepository("ghcr.io/acme/shop-worker")).toEqual({ username: "acme-bot", password: "ghp_exampleexampleexample0001" });
     expect(await credentials.forRepository("quay.io/prometheus/node-exporter")).toBeNull();
     expect(server!.count("/api/v1/namespaces/shop/secrets/ghcr-pull")).toBe(1);
+  });
+
+  it("reports each Helm release's deployed revision beside the pods of its namespace's environment", async () => {
+    const secrets = RELEASE_RECORDS.map(releaseSecret);
+    const opts = await start([{ path: "/api/v1/secrets", reply: (_req, url) => ({ body: secretListAnswer(secrets, url) }) }, ...k8sRoutes({ pods: "set2" })]);
+    const { observations, helmErrors } = await collectKubernetes(opts);
+    expect(helmErrors).toEqual([]);
+    const charts = observations.map((o) => [o.environment, o.workloads.filter((w) => w.kind === "helm_release").map((w) => [w.service, w.image, w.chart?.revision, w.since])]);
+    expect(charts).toEqual([
+      ["staging", [["ingress-nginx", "ingress-nginx:4.11.2", 3, "2026-11-10T14:00:00.250Z"], ["cert-manager", "cert-manager:v1.16.1", 1, "2026-10-20T07:15:00.987Z"]]],
+      ["ops", [["shop-api-chart", "shop-api:0.4.0", 2, "2026-11-19T16:45:10.000Z"]]],
+    ]);
+    // Image rows are still there, and only deployed records of Helm's type were asked for.
+    expect(observations[0]!.workloads.some((w) => w.kind === undefined && w.service === "web")).toBe(true);
+    const listed = server!.requests.find((r) => r.path.startsWith("/api/v1/secrets"))!;
+    const query = new URL(listed.path, "http://k").searchParams;
+    expect([query.get("labelSelector"), query.get("fieldSelector")]).toEqual(["owner=helm,status=deployed", "type=helm.sh/release.v1"]);
+  });
+
+  it("reports no Helm release, and still every pod, when listing Secrets is forbidden", async () => {
+    const opts = await start([
+      { path: "/api/v1/secrets", reply: { status: 403, body: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: 'secrets is forbidden: User "system:serviceaccount:driftwatch:agent" cannot list resource "secrets" in API group "" at the cluster scope', reason: "Forbidden", code: 403 } } },
+      ...k8sRoutes({ pods: "set2" }),
+    ]);
+    const { observations } = await collectKubernetes(opts);
+    expect(observations[0]!.workloads.some((w) => w.kind === "helm_release")).toBe(false);
+    expect(observations[0]!.workloads.some((w) => w.service === "web")).toBe(true);
   });
 
   it("fails with the API's own message when the token is refused", async () => {

@@ -86,7 +86,17 @@ export const secretSchema = z.object({
   data: stringMap,
 });
 
+/** Helm release records: listed with their data (the release itself). */
+export const secretListSchema = listSchema(
+  z.object({
+    metadata: objectMetaSchema,
+    type: z.string().optional(),
+    data: stringMap,
+  }),
+);
+
 export type Pod = z.infer<typeof podSchema>;
+export type Secret = z.infer<typeof secretListSchema>["items"][number];
 export type ContainerStatus = z.infer<typeof containerStatusSchema>;
 export type OwnerReference = z.infer<typeof ownerReferenceSchema>;
 export type ReplicaSetMeta = z.infer<typeof replicaSetListSchema>["items"][number];

@@ -1,6 +1,6 @@
 import type { Workload } from "@/lib/domain/agent-report";
 import type { ReportChange } from "@/lib/domain/intake/plan";
-import { isoInstant, splitImage, versionOfTag } from "@/lib/domain/intake/report";
+import { isoInstant, runRepositoryOf, versionOfTag } from "@/lib/domain/intake/report";
 import { Prisma, queryRows, type Db } from "@/lib/db/client";
 import { setAgentSource, type ReportInput, type ReportTarget } from "./ensure-report-target";
 
@@ -50,7 +50,7 @@ export async function applyReport(
  */
 function insertRuns(at: { workspaceId: string; environmentId: string; declared: boolean }, workloads: Workload[]): Prisma.Sql {
   const rows = JSON.stringify(workloads.map((w) => {
-    const { repository, tag } = splitImage(w.image);
+    const { repository, tag } = runRepositoryOf(w);
     return {
       service: w.service, container: w.container, is_main: w.main, image: w.image, repository, tag, version: versionOfTag(tag),
       digest: w.digest, platform_digest: w.platform_digest, platform: w.platform, since: isoInstant(w.since),

@@ -1,0 +1,78 @@
+// Helm charts as upstream repositories. A chart's key names its repository and the chart:
+// `oci://host/path/chart` for an OCI registry, `https://host/path#chart` for a classic
+// repository (index.yaml). Runs of a Helm release store that key as their repository and the
+// chart version as their tag, so history, drift and the matrix treat charts like images.
+import { isRegistryHost, isRepositoryPath, normaliseRegistryHost } from "./image-ref";
+
+export type ChartKey =
+  | { kind: "oci"; key: string; host: string; path: string }
+  | { kind: "index"; key: string; host: string; /** The repository URL, without a trailing slash. */ url: string; chart: string };
+
+const CHART_NAME = /^[a-z0-9][a-z0-9._-]{0,199}$/i;
+
+/** Is this repository key a chart's (rather than an image's)? */
+export function isChartKey(key: string): boolean {
+  return key.startsWith("oci://") || key.startsWith("https://") || key.startsWith("http://") || key.startsWith("chart:");
+}
+
+/** A chart repository as a policy names it: `https://…` (classic) or `oci://host/path`. Null when it is neither. */
+export function parseChartRepository(repository: string): { kind: "oci"; host: string; path: string } | { kind: "index"; url: string; host: string } | null {
+  if (repository.startsWith("oci://")) {
+    const rest = repository.slice("oci://".length).replace(/\/+$/, "");
+    const slash = rest.indexOf("/");
+    const host = normaliseRegistryHost(slash < 0 ? rest : rest.slice(0, slash));
+    const path = slash < 0 ? "" : rest.slice(slash + 1);
+    if (!isRegistryHost(host) || (path !== "" && !isRepositoryPath(path))) return null;
+    return { kind: "oci", host, path };
+  }
+  let url: URL;
+  try {
+    url = new URL(repository);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash) return null;
+  return { kind: "index", url: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`, host: url.host };
+}
+
+/**
+ * The key of `chart` in `repository`. An OCI repository that already ends with the chart's
+ * name (`oci://ghcr.io/org/charts/app` for chart `app`) is the chart itself.
+ */
+export function chartKeyOf(repository: string, chart: string): string | null {
+  if (!CHART_NAME.test(chart)) return null;
+  const repo = parseChartRepository(repository);
+  if (!repo) return null;
+  if (repo.kind === "index") return `${repo.url}#${chart}`;
+  const path = repo.path === "" ? chart : repo.path.split("/").at(-1) === chart ? repo.path : `${repo.path}/${chart}`;
+  return isRepositoryPath(path) ? `oci://${repo.host}/${path}` : null;
+}
+
+/** A chart whose repository is unknown: its runs carry this key, which no upstream check reads. */
+export const unknownChartKey = (chart: string) => `chart:${chart}`;
+
+/** Why a repository key is never checked, in one line; null for a key that can be. */
+export function uncheckableReason(key: string): string | null {
+  return key.startsWith("chart:") ? "no chart repository known: set the service's chart_repository" : null;
+}
+
+export function parseChartKey(key: string): ChartKey | null {
+  if (key.startsWith("oci://")) {
+    const repo = parseChartRepository(key);
+    return repo?.kind === "oci" && repo.path !== "" ? { kind: "oci", key, host: repo.host, path: repo.path } : null;
+  }
+  const hash = key.lastIndexOf("#");
+  if (hash < 0) return null;
+  const chart = key.slice(hash + 1);
+  const repo = parseChartRepository(key.slice(0, hash));
+  if (!repo || repo.kind !== "index" || !CHART_NAME.test(chart)) return null;
+  return { kind: "index", key, host: repo.host, url: repo.url, chart };
+}
+
+/** OCI tags cannot hold `+`: Helm pushes a chart version's build metadata with `_` instead. */
+export function chartVersionOfOciTag(tag: string): string {
+  return tag.replaceAll("_", "+");
+}
+
+/** What history shows as a Helm release's "image": the chart and its version. */
+export const chartImage = (chart: { name: string; version: string }) => `${chart.name}:${chart.version}`;
