@@ -37,7 +37,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(raw, request) {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) return null;
-        const { db, now } = await getServerServices();
+        const { db } = await getServerServices();
+        const now = new Date();
         const ip = clientAddress(request?.headers);
         const result = await signInWithPassword({ db, now }, { ...parsed.data, ip });
         if (result.kind === "rate_limited") throw new TooManyAttempts();
