@@ -54,7 +54,7 @@ export async function checkNowAction(_prev: CheckState, form: FormData): Promise
     if (request.leased) {
       // As the API route does: answer at once, check in this process right after.
       after(() =>
-        checkRepository({ db: ctx.db, config: ctx.config, clients: getUpstreamClients(ctx.config), now: () => new Date() }, request.repository_id).catch((err: unknown) => log.warn(`manual check of ${request.repository} failed: ${String(err)}`)),
+        checkRepository({ db: ctx.db, config: ctx.config, clients: getUpstreamClients(ctx.config), now: ctx.now }, request.repository_id).catch((err: unknown) => log.warn(`manual check of ${request.repository} failed: ${String(err)}`)),
       );
     }
     revalidatePath(pathOf(name));

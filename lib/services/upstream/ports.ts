@@ -9,4 +9,4 @@ import type { Db } from "@/lib/db/client";
 
 export type UpstreamClients = { registry: RegistryClient; forges: ForgeClients; eol: EolClient };
 
-export type CheckDeps = { db: Db; config: Config; clients: UpstreamClients; now: () => Date };
+export type CheckDeps = { db: Db; config: Config; clients: UpstreamClients; now: Date };

@@ -39,7 +39,7 @@ export async function leaseDueRepositories(db: Db, now: Date, limit: number): Pr
 }
 
 export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; concurrency?: number; labelLimit?: number } = {}): Promise<TickResult> {
-  const ids = await leaseDueRepositories(deps.db, deps.now(), opts.limit ?? 200);
+  const ids = await leaseDueRepositories(deps.db, deps.now, opts.limit ?? 200);
   const outcomes: CheckOutcome[] = [];
   const queue = [...ids];
   const workers = Array.from({ length: Math.min(opts.concurrency ?? 8, queue.length) }, async () => {
@@ -51,7 +51,7 @@ export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; conc
         const error = (err as Error).message;
         outcomes.push({ status: "failed", host: "", error, retryInMs: RETRY_AFTER_ERROR_MS });
         await deps.db.upstreamRepository
-          .update({ where: { id }, data: { leasedUntil: null, dueAt: new Date(deps.now().getTime() + RETRY_AFTER_ERROR_MS), lastError: error.slice(0, 1000) } })
+          .update({ where: { id }, data: { leasedUntil: null, dueAt: new Date(deps.now.getTime() + RETRY_AFTER_ERROR_MS), lastError: error.slice(0, 1000) } })
           .catch(() => {});
       }
     }

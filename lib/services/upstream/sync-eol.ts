@@ -31,7 +31,7 @@ async function claimSync(deps: CheckDeps, now: Date): Promise<Date | null> {
 
 export async function syncEol(deps: CheckDeps, opts: { force?: boolean } = {}): Promise<{ requests: number }> {
   if (!deps.config.eolEnabled) return { requests: 0 };
-  const now = deps.now();
+  const now = deps.now;
   const lease = await claimSync(deps, now);
   if (lease === null) return { requests: 0 };
   try {
