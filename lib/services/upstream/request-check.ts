@@ -1,5 +1,8 @@
 // "Check now" (service page, API, `driftwatch check`): the service's
 // repository becomes due at once and is checked in this process right away.
+import { leaseRepository } from "@/lib/db/queries/upstream/lease-repository";
+import { listRepositoryRows } from "@/lib/db/queries/upstream/list-repository-rows";
+import { markRepositoryDue } from "@/lib/db/queries/upstream/mark-repository-due";
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { AppError } from "@/lib/domain/errors";
 import { parseImageRef } from "@/lib/domain/image-ref";
@@ -20,18 +23,15 @@ export async function requestCheck({ ctx, name }: { ctx: Ctx; name: string }): P
   const key = facts.repository ?? facts.runningRepository;
   if (!key || !parseImageRef(key)) throw new AppError("conflict", `Service ${name} has no repository to check yet: nothing runs it and none is set.`);
   await ensureUpstreamRepositories(ctx.db, workspaceId, [key], ctx.config.serverRegistries, ctx.now);
-  const repos = await ctx.db.upstreamRepository.findMany({ where: { key: parseImageRef(key)!.key, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }] } });
+  const repos = await listRepositoryRows(ctx.db, workspaceId, parseImageRef(key)!.key);
   const repo = repos.find((r) => r.ownerWorkspaceId === workspaceId) ?? repos[0]!;
   const now = ctx.now;
   if (repo.checkedBy === "agent") {
     // Looked at by the workspace's agents on their next report.
-    await ctx.db.upstreamRepository.update({ where: { id: repo.id }, data: { dueAt: now } });
+    await markRepositoryDue(ctx.db, repo.id, now);
     return { service: name, repository: repo.key, checked_by: "agent", repository_id: repo.id, leased: false };
   }
   // Take the same lease the scheduler takes, so the repository is not checked twice at once.
-  const claimed = await ctx.db.upstreamRepository.updateMany({
-    where: { id: repo.id, OR: [{ leasedUntil: null }, { leasedUntil: { lt: now } }] },
-    data: { dueAt: now, leasedUntil: new Date(now.getTime() + 5 * 60_000) },
-  });
-  return { service: name, repository: repo.key, checked_by: "server", repository_id: repo.id, leased: claimed.count === 1 };
+  const leased = await leaseRepository(ctx.db, repo.id, now, new Date(now.getTime() + 5 * 60_000));
+  return { service: name, repository: repo.key, checked_by: "server", repository_id: repo.id, leased };
 }
