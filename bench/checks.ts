@@ -18,12 +18,12 @@ export type CycleResult = { seconds: number; checked: number; requests: Record<s
  * until nothing is due; the registry's requests counted from its access log.
  */
 export async function runCheckCycle(fleet: Fleet): Promise<CycleResult> {
-  const deps = { db: fleet.db, config: fleet.config, clients: getUpstreamClients(fleet.config), now: () => new Date() };
+  const deps = { db: fleet.db, config: fleet.config, clients: getUpstreamClients(fleet.config) };
   await fleet.registry.clearLog();
   const start = performance.now();
   let checked = 0;
   for (;;) {
-    const tick = await runCheckTick(deps, { limit: 500, concurrency: 16 });
+    const tick = await runCheckTick({ ...deps, now: new Date() }, { limit: 500, concurrency: 16 });
     checked += tick.leased;
     // Labels are read after each tick's checks, a batch at a time: the cycle ends when neither is left.
     if (tick.leased === 0 && tick.labels.read + tick.labels.failed + tick.labels.no_tag === 0) break;
@@ -75,7 +75,7 @@ export async function benchLabelPulls(fleet: Fleet): Promise<Figure[]> {
       SELECT r.service_id FROM runs r WHERE r."to" IS NULL AND r.is_main AND r.repository LIKE ${hostPattern} AND (substring(r.repository from '[0-9]+$')::int % 2) = 0)`;
   let clock = Date.now();
   const base = getUpstreamClients(config);
-  const deps: CheckDeps = { db: fleet.db, config, now: () => new Date(clock), clients: { ...base, registry: createRegistryClient({ insecureHosts: config.insecureRegistries, now: () => clock }) } };
+  const deps: CheckDeps = { db: fleet.db, config, get now() { return new Date(clock); }, clients: { ...base, registry: createRegistryClient({ insecureHosts: config.insecureRegistries, now: () => clock }) } };
   const load = loadNow();
   try {
     await fleet.db.$executeRaw`UPDATE services SET policy = COALESCE(policy, '{}'::jsonb) || jsonb_build_object('github', 'bench/' || name) WHERE id = ANY(${saved.map((s) => s.id)}::uuid[])`;
@@ -138,12 +138,12 @@ export async function benchChecks(fleet: Fleet, opts: { repositories?: number } 
       })),
     });
   }
-  const deps = { db: fleet.db, config: fleet.config, clients: getUpstreamClients(fleet.config), now: () => new Date() };
+  const deps = { db: fleet.db, config: fleet.config, clients: getUpstreamClients(fleet.config) };
   const cycle = async () => {
     const start = performance.now();
     let checked = 0;
     for (;;) {
-      const tick = await runCheckTick(deps, { limit: 500, concurrency: 16 });
+      const tick = await runCheckTick({ ...deps, now: new Date() }, { limit: 500, concurrency: 16 });
       checked += tick.leased;
       if (tick.leased === 0) break;
     }

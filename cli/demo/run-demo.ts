@@ -4,8 +4,8 @@
 // A second run reuses everything the first one stored.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "@/lib/db/free-port";
 import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SERVICES, DEMO_WORKSPACE, RECORDED_HOST } from "@/lib/domain/demo/plan";
 import { startEolServer, type EolServer } from "./eol-server";
 import { demoImageDigest, registryInstalled, REGISTRY_BINARY, startDemoRegistry, stopChild, type DemoRegistry } from "./registry";
@@ -23,17 +23,6 @@ function readState(file: string): DemoState {
 }
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs a driftwatch command to its end and returns its stdout. */
 function runCommand(args: string[], env: NodeJS.ProcessEnv): Promise<string> {

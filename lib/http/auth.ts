@@ -49,7 +49,8 @@ function authConfig(oidc: OidcConfig | undefined): NextAuthConfig {
         async authorize(raw, request) {
           const parsed = credentialsSchema.safeParse(raw);
           if (!parsed.success) return null;
-          const { db, now } = await getServerServices();
+          const { db } = await getServerServices();
+          const now = new Date();
           const ip = clientAddress(request?.headers);
           const result = await signInWithPassword({ db, now }, { ...parsed.data, ip });
           if (result.kind === "rate_limited") throw new TooManyAttempts();
@@ -61,8 +62,8 @@ function authConfig(oidc: OidcConfig | undefined): NextAuthConfig {
     callbacks: {
       async signIn({ user, account, profile }) {
         if (account?.provider !== OIDC_PROVIDER_ID) return true;
-        const { db, now } = await getServerServices();
-        const result = await signInWithOidc({ ctx: { db, now: now(), oidc: oidc! }, input: profile });
+        const { db } = await getServerServices();
+        const result = await signInWithOidc({ ctx: { db, now: new Date(), oidc: oidc! }, input: profile });
         if (result.kind === "refused") {
           log.warn(`auth: single sign-on refused (${result.reason})`);
           throw new SsoRefused(result.reason);

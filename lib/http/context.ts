@@ -7,6 +7,7 @@ import type { AuthLevel } from "@/lib/api/operation";
 import { bearerToken } from "@/lib/auth/secrets";
 import { WORKSPACE_COOKIE } from "@/lib/auth/workspace-cookie";
 import { AppError } from "@/lib/domain/errors";
+import { getWorkspaceName } from "@/lib/db/queries/workspaces/get-workspace-name";
 import { getServerServices, type ServerServices } from "@/lib/server/services";
 import { actorForUser, authenticateBearerWithSnapshot } from "@/lib/services/sessions/authenticate";
 import { requireRole, type Actor, type RequestCtx } from "@/lib/services/context";
@@ -22,10 +23,10 @@ export type Caller<A extends Actor = Actor> = { actor: A; snapshot?: string | nu
  * sees that report's drift; having waited, the snapshot read with the credential is old, so caches
  * ask again. A write's own changes come after that snapshot too: only reads use it.
  */
-export async function buildCtx<A extends Actor>(services: ServerServices, caller: Caller<A>, opts: { read: boolean }): Promise<RequestCtx & { actor: A }> {
+export async function buildCtx<A extends Actor>(services: ServerServices, caller: Caller<A>, opts: { read: boolean; now: Date }): Promise<RequestCtx & { actor: A }> {
   const { actor, snapshot } = caller;
   const waited = opts.read && actor.workspaceId !== null && (await driftSettled(actor.workspaceId));
-  return { db: services.db, config: services.config, now: new Date(), actor, ...(opts.read && !waited && snapshot !== undefined ? { snapshot } : {}) };
+  return { db: services.db, config: services.config, now: opts.now, actor, ...(opts.read && !waited && snapshot !== undefined ? { snapshot } : {}) };
 }
 
 /** The signed-in user's actor in the workspace their cookie prefers (or their first); null without a membership. */
@@ -48,12 +49,12 @@ function sameOrigin(req: Request): boolean {
 }
 
 /** The caller of an API request at this level: a bearer credential, else (not for agents) the session. */
-export async function authenticate(req: Request, level: AuthLevel, services: ServerServices): Promise<Caller> {
+export async function authenticate(req: Request, level: AuthLevel, services: ServerServices, now: Date): Promise<Caller> {
   if (level === "public") return { actor: { kind: "system", workspaceId: null } };
   const header = req.headers.get("authorization");
   if (header !== null) {
     const value = bearerToken(header);
-    const { actor, snapshot } = value ? await authenticateBearerWithSnapshot(services.db, value, services.now()) : { actor: null, snapshot: null };
+    const { actor, snapshot } = value ? await authenticateBearerWithSnapshot(services.db, value, now) : { actor: null, snapshot: null };
     if (!actor) throw new AppError("unauthenticated", "The bearer token is invalid or revoked.");
     if (level === "agent") {
       if (actor.kind !== "agent") throw new AppError("forbidden", "This route takes an agent key.");
@@ -99,7 +100,6 @@ export async function requirePageSession(): Promise<PageSession> {
   }
   const actor = await sessionActor(services, userId);
   if (!actor || actor.kind !== "user") redirect(await signInAddress());
-  const ctx = await buildCtx(services, { actor }, { read: true });
-  const ws = await services.db.workspace.findUniqueOrThrow({ where: { id: actor.workspaceId }, select: { name: true } });
-  return { ctx, workspaceName: ws.name };
+  const ctx = await buildCtx(services, { actor }, { read: true, now: new Date() });
+  return { ctx, workspaceName: await getWorkspaceName(services.db, actor.workspaceId) };
 }

@@ -46,8 +46,9 @@ export function handle<Op extends Operation>(op: Op, fn: (input: HandlerInput<Op
   const run = async (req: Request, pathParams: PathParams | Promise<PathParams>, direct: DirectBody | undefined): Promise<Response> => {
     try {
       const services = await getServerServices();
-      const caller = await authenticate(req, op.auth, services);
-      const ctx = await buildCtx(services, caller, { read: req.method === "GET" || req.method === "HEAD" });
+      const now = new Date();
+      const caller = await authenticate(req, op.auth, services, now);
+      const ctx = await buildCtx(services, caller, { read: req.method === "GET" || req.method === "HEAD", now });
 
       let params: unknown = undefined;
       if (op.params) {

@@ -13,11 +13,11 @@ import { createMcpServer } from "./server";
 
 const CHALLENGE = { "www-authenticate": 'Bearer realm="driftwatch"' };
 
-async function authenticate(req: Request, services: ServerServices): Promise<Actor> {
+async function authenticate(req: Request, services: ServerServices, now: Date): Promise<Actor> {
   const header = req.headers.get("authorization");
   const value = bearerToken(header);
   if (value === null) throw new AppError("unauthenticated", "Send an API token as Authorization: Bearer <token>.");
-  const actor = await authenticateBearer(services.db, value, services.now());
+  const actor = await authenticateBearer(services.db, value, now);
   if (actor === null) throw new AppError("unauthenticated", "The bearer token is invalid or revoked.");
   if (actor.kind === "agent") throw new AppError("forbidden", "Agent keys can only report observations.");
   requireRole(actor, "viewer");
@@ -28,7 +28,8 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   let ctx: RequestCtx;
   try {
     const services = await getServerServices();
-    ctx = await buildCtx(services, { actor: await authenticate(req, services) }, { read: true });
+    const now = new Date();
+    ctx = await buildCtx(services, { actor: await authenticate(req, services, now) }, { read: true, now });
   } catch (err) {
     const res = errorToResponse(err);
     if (res.status === 401) for (const [k, v] of Object.entries(CHALLENGE)) res.headers.set(k, v);

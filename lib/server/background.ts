@@ -21,15 +21,17 @@ export type BackgroundWork = { stop: () => Promise<void>; runOnce: () => Promise
 
 export async function startBackgroundWork(opts: { config: Config; databaseUrl: string; schedule?: boolean }): Promise<BackgroundWork> {
   const db = createDb(opts.databaseUrl, { max: 8 });
-  const deps = { db, config: opts.config, clients: getUpstreamClients(opts.config), now: () => new Date() };
+  const upstream = { db, config: opts.config, clients: getUpstreamClients(opts.config) };
   let running: Promise<void> | null = null;
   // A failing registry is one warning per host per hour, not a line per repository.
   const hostWarnings = new HostWarnings();
 
   const tick = async () => {
-    const checks = await runCheckTick(deps);
+    // Each tick below reads the clock once, when it starts.
+    const checkedAt = new Date();
+    const checks = await runCheckTick({ ...upstream, now: checkedAt });
     if (checks.leased > 0) {
-      for (const line of checkWarningLines(checks.outcomes, hostWarnings, deps.now())) log.warn(line);
+      for (const line of checkWarningLines(checks.outcomes, hostWarnings, checkedAt)) log.warn(line);
       // One summary line a tick; the reasons go out as the per-host warnings above.
       const failed = checks.outcomes.filter((o) => o.status === "failed").length;
       log.info(`checked ${checks.leased} repositories${failed ? `, ${failed} failed` : ""}`);
@@ -38,15 +40,15 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
     for (const c of compose.filter((o) => !o.ok)) log.warn(`compose target ${c.target}: ${c.error}`);
     await driftAndNotificationsTick();
     // Hourly at most, whichever process gets there first.
-    await retentionTick({ ctx: { db, config: opts.config, now: deps.now() } });
+    await retentionTick({ ctx: { db, config: opts.config, now: new Date() } });
     await pruneInsightWrites(db);
   };
   // Drift from what the checks just learned, then the outbox: fan out, deliver, and the weekly plan.
   const driftAndNotificationsTick = async () => {
     const drift = await evaluateAll({ ctx: { db, config: opts.config, now: new Date() } });
     if (drift.failed > 0) log.warn(`drift evaluation failed for ${drift.failed} workspaces`);
-    await weeklyPlanTick({ ctx: { db, config: opts.config, now: deps.now() } });
-    await routeEvents({ ctx: { db, now: deps.now() } });
+    await weeklyPlanTick({ ctx: { db, config: opts.config, now: new Date() } });
+    await routeEvents({ ctx: { db, now: new Date() } });
     const sent = await deliverDue({ ctx: { db, config: opts.config, now: new Date() } });
     if (sent.leased > 0) log.info(`notifications: ${sent.sent} sent, ${sent.retried} to retry, ${sent.failed} failed`);
   };

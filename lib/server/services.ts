@@ -5,7 +5,8 @@ import { getConfig, type Config } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 
-export type ServerServices = { db: Db; config: Config; now: () => Date };
+/** Handles shared by every request; each request reads the clock once for itself. */
+export type ServerServices = { db: Db; config: Config };
 
 const g = globalThis as unknown as { __driftwatchServices?: Promise<ServerServices> };
 
@@ -17,7 +18,7 @@ export function getServerServices(): Promise<ServerServices> {
       const handle = await openDatabase(config, { leaveAdoptedRunning: true });
       url = handle.url;
     }
-    return { db: getDb(url), config, now: () => new Date() };
+    return { db: getDb(url), config };
   })().catch((err: unknown) => {
     g.__driftwatchServices = undefined;
     throw err;

@@ -54,10 +54,11 @@ async function makeWorld(label: string, opts: { signedIn: boolean }): Promise<Wo
   const config = loadConfig(env, {
     serverRegistries: [proxy.host], insecureRegistries: [proxy.host], dockerHubHosts: [proxy.host], eolEnabled: false, githubApiUrl: "http://127.0.0.1:9",
   });
-  const now = () => new Date(clock);
   // Two scheduler processes: a client (and its in-memory state) each, one database.
   const processes: CheckDeps[] = [0, 1].map(() => ({
-    db, config, now,
+    db, config,
+    // The simulated clock moves during the test: each use case reads the instant it runs at.
+    get now() { return new Date(clock); },
     clients: {
       registry: createRegistryClient({ insecureHosts: [proxy.host], credentials: registryCredentialsFor(config), now: () => clock }),
       forges: createForgeClients({ githubApiUrl: "http://127.0.0.1:9" }),

@@ -61,9 +61,10 @@ beforeAll(async () => {
   pusher = registryPusher(inject("registryUrl"));
   for (const tag of ["1.0.0", "1.1.0"]) await pusher.pushImage(REPO, tag);
   config = loadConfig({}, { serverRegistries: [inject("registryHost")], insecureRegistries: [inject("registryHost")], eolEnabled: false });
-  const now = () => new Date(clock);
   checks = {
-    db, config, now,
+    db, config,
+    // The simulated clock moves during the test: each use case reads the instant it runs at.
+    get now() { return new Date(clock); },
     clients: {
       registry: createRegistryClient({ insecureHosts: [inject("registryHost")] }),
       forges: createForgeClients({ githubApiUrl: "http://127.0.0.1:9" }),

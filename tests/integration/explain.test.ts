@@ -232,7 +232,7 @@ describe("query plans on a seeded fleet", () => {
     // A check's release sources: the services that follow the repository, from its open rows only. No forge is
     // asked here (a forge found would fail, which the sync records and goes on from).
     const noForge = { forges: { listReleases: () => Promise.reject(new Error("no forge in the plan test")) } } as unknown as UpstreamClients;
-    await record("check: release sources", () => syncReleasesFor({ db, config, clients: noForge, now: () => now }, repository, null));
+    await record("check: release sources", () => syncReleasesFor({ db, config, clients: noForge, now }, repository, null));
     await record("scheduler: route events", () => routeEvents({ ctx: { db, now } }));
     await record("scheduler: lease deliveries", () => leaseDueDeliveries({ db, config }, now));
     // Retention as the hourly tick runs it in a steady state: the cutoff a day into the seeded history, so that it

@@ -59,9 +59,9 @@ const report = (target: string, observed: number, workloads: Workload[]): AgentR
 
 async function cycle() {
   const checks = await runCheckTick(deps, { limit: 10 });
-  await evaluateAll({ ctx: { db, config, now: deps.now() } });
-  await routeEvents({ ctx: { db, now: deps.now() } });
-  await deliverDue({ ctx: { db, config, now: deps.now() } });
+  await evaluateAll({ ctx: { db, config, now: deps.now } });
+  await routeEvents({ ctx: { db, now: deps.now } });
+  await deliverDue({ ctx: { db, config, now: deps.now } });
   return checks;
 }
 
@@ -103,9 +103,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 
   config = loadConfig({}, { serverRegistries: [inject("registryHost")], insecureRegistries: [inject("registryHost")], eolEnabled: false });
-  const now = () => new Date(clock);
   deps = {
-    db, config, now,
+    db, config,
+    // The simulated clock moves during the test: each use case reads the instant it runs at.
+    get now() { return new Date(clock); },
     clients: {
       registry: createRegistryClient({ insecureHosts: [inject("registryHost")] }),
       forges: createForgeClients({ githubApiUrl: "http://127.0.0.1:9" }),

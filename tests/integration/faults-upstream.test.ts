@@ -52,7 +52,7 @@ const advance = (ms: number) => {
 /** One scheduler cycle, as the background loop runs it: due checks, then drift. */
 async function cycle() {
   const checks = await runCheckTick(deps, { limit: 10 });
-  await evaluateAll({ ctx: { db, config: deps.config, now: deps.now() } });
+  await evaluateAll({ ctx: { db, config: deps.config, now: deps.now } });
   return checks;
 }
 
@@ -172,7 +172,7 @@ beforeAll(async () => {
   deps = {
     db,
     config,
-    now: () => new Date(clock),
+    get now() { return new Date(clock); },
     clients: {
       registry: createRegistryClient({ insecureHosts: [registry.host], timeoutMs: CLIENT_TIMEOUT_MS }),
       forges: createForgeClients({ githubApiUrl: github.url, timeoutMs: CLIENT_TIMEOUT_MS, now: () => clock }),

@@ -82,7 +82,7 @@ beforeAll(async () => {
   await createEnvironment({ ctx: system, input: { name: "staging", position: 1, production: false } });
   await createEnvironment({ ctx: system, input: { name: "production", position: 2, production: true } });
   checks = {
-    db, config, now: () => new Date(),
+    db, config, get now() { return new Date(); },
     clients: {
       registry: createRegistryClient({ insecureHosts: hosts }),
       charts: createChartIndexClient({ insecureHosts: hosts }),

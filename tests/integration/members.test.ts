@@ -28,7 +28,7 @@ describe("workspace members", () => {
   it("adds a new person with a first password they can sign in with", async () => {
     const added = await addMember({ ctx: owner, input: { email: "Ada@Example.test", role: "member", password: "first-password" } });
     expect(added).toMatchObject({ email: "ada@example.test", role: "member" });
-    const signIn = await signInWithPassword({ db: testDb(), now: () => new Date() }, { email: "ada@example.test", password: "first-password", ip: "test" });
+    const signIn = await signInWithPassword({ db: testDb(), now: new Date() }, { email: "ada@example.test", password: "first-password", ip: "test" });
     expect(signIn.kind).toBe("ok");
     const list = await listMembers({ ctx: owner });
     expect(list.items.map((m) => [m.email, m.role, m.you])).toEqual([[ws.owner.email, "owner", true], ["ada@example.test", "member", false]]);

@@ -90,7 +90,7 @@ beforeAll(async () => {
   deps = {
     db,
     config,
-    now: () => new Date(clock),
+    get now() { return new Date(clock); },
     clients: {
       registry: createRegistryClient({ insecureHosts: [host], timeoutMs: 5_000, onRequest: (r) => requests.push({ method: r.method, path: r.path }) }),
       forges: createForgeClients({ githubApiUrl: github.url, now: () => clock }),

@@ -24,7 +24,7 @@ function deps(opts: { eolEnabled: boolean }): CheckDeps {
   return {
     db: testDb(),
     config,
-    now: () => new Date(),
+    now: new Date(),
     clients: {
       registry: createRegistryClient(),
       forges: createForgeClients({ githubApiUrl: github.url }),

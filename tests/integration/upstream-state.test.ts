@@ -103,7 +103,7 @@ beforeAll(async () => {
   deps = {
     db,
     config,
-    now: () => new Date(clock),
+    get now() { return new Date(clock); },
     clients: {
       registry: createRegistryClient({ insecureHosts: [registry.host], timeoutMs: 1_500 }),
       forges: createForgeClients({ githubApiUrl: "http://127.0.0.1:9", timeoutMs: 1_500, now: () => clock }),

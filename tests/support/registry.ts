@@ -10,10 +10,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { freePort } from "@/lib/db/free-port";
 import { startTokenServer, type TokenAuthOptions, type TokenServer } from "@/tests/support/registry-token-auth";
 
 export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BIN ?? "/usr/bin/docker-registry";
@@ -91,17 +91,6 @@ export function summarizeRegistryRequests(log: readonly AccessLogEntry[]): Recor
 }
 
 // --- process -----------------------------------------------------------------
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 function configYaml(dir: string, port: number, auth: string, storageDir: string): string {
   return [
     "version: 0.1",

@@ -1,22 +1,13 @@
 // Start a real `driftwatch start` for tests and benchmarks, and wait until it answers.
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "@/lib/db/free-port";
 import { runLogFile } from "./secrets";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export type RunningServer = { child: ChildProcess; baseUrl: string; port: number; output: () => string };
 

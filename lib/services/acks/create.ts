@@ -6,12 +6,16 @@
 // An acknowledgement ends by itself: at `expires_at`, or when drift evaluation
 // sees a version at or above `until_version` run in its scope (`lifted_at`).
 import type { z } from "zod";
+import { createAck as createAckRow } from "@/lib/db/queries/acks/create-ack";
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
+import { getEnvironmentId } from "@/lib/db/queries/environments/get-environment-id";
+import { getServiceId } from "@/lib/db/queries/services/get-service-id";
 import { parseDuration } from "@/lib/domain/duration";
 import { AppError, invalid } from "@/lib/domain/errors";
 import { isVersionTag } from "@/lib/domain/versions";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
 import type { createAckSchema } from "./schemas";
-import { include, withActiveState, type AckOut } from "./with-active-state";
+import { withActiveState, type AckOut } from "./with-active-state";
 
 type CreateAckInput = z.infer<typeof createAckSchema>;
 
@@ -40,33 +44,27 @@ export async function createAck({ ctx, input }: { ctx: RequestCtx; input: Create
   const now = ctx.now;
   const durationMs = input.duration === undefined ? null : parseDuration(input.duration);
 
-  const service = await ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name: input.service } }, select: { id: true } });
-  if (!service) throw new AppError("not_found", `Service ${input.service} was not found.`);
+  const serviceId = await getServiceId(ctx.db, workspaceId, input.service);
+  if (!serviceId) throw new AppError("not_found", `Service ${input.service} was not found.`);
   let environmentId: string | null = null;
   if (input.environment !== undefined) {
-    const env = await ctx.db.environment.findUnique({ where: { workspaceId_name: { workspaceId, name: input.environment } }, select: { id: true } });
-    if (!env) throw new AppError("not_found", `Environment ${input.environment} was not found.`);
-    environmentId = env.id;
+    environmentId = await getEnvironmentId(ctx.db, workspaceId, input.environment);
+    if (!environmentId) throw new AppError("not_found", `Environment ${input.environment} was not found.`);
   }
 
   const row = await ctx.db.$transaction(async (tx) => {
-    const created = await tx.ack.create({
-      data: {
-        workspaceId,
-        serviceId: service.id,
-        environmentId,
-        kind: input.kind,
-        untilVersion: input.until_version ?? null,
-        skipVersion: input.skip_version ?? null,
-        expiresAt: durationMs === null ? null : new Date(now.getTime() + durationMs),
-        createdBy: actorLabel(ctx.actor),
-        createdAt: now,
-      },
-      include,
+    const created = await createAckRow(tx, {
+      workspaceId,
+      serviceId,
+      environmentId,
+      kind: input.kind,
+      untilVersion: input.until_version ?? null,
+      skipVersion: input.skip_version ?? null,
+      expiresAt: durationMs === null ? null : new Date(now.getTime() + durationMs),
+      createdBy: actorLabel(ctx.actor),
+      createdAt: now,
     });
-    await tx.auditEntry.create({
-      data: { workspaceId, actor: actorLabel(ctx.actor), action: "ack.created", subject: input.service, data: { id: created.id, ...input } },
-    });
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "ack.created", subject: input.service, data: { id: created.id, ...input } });
     return created;
   });
   const [out] = await withActiveState(ctx, workspaceId, [row]);

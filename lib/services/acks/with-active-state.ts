@@ -1,28 +1,12 @@
 // An acknowledgement as the API shows it, with whether it is in force now.
 import type { z } from "zod";
 import { isAckActive, listVersionsInAckScope } from "@/lib/domain/drift";
+import type { AckRow } from "@/lib/db/queries/acks/ack-row";
 import type { RequestCtx } from "../context";
 import { loadRunningVersions } from "../drift/running-versions";
 import type { ackSchema } from "./schemas";
 
 export type AckOut = z.infer<typeof ackSchema>;
-
-export type AckRow = {
-  id: string;
-  serviceId: string;
-  environmentId: string | null;
-  kind: "release" | "drift";
-  untilVersion: string | null;
-  skipVersion: string | null;
-  expiresAt: Date | null;
-  liftedAt: Date | null;
-  createdBy: string | null;
-  createdAt: Date;
-  service: { name: string };
-  environment: { name: string } | null;
-};
-
-export const include = { service: { select: { name: true } }, environment: { select: { name: true } } } as const;
 
 function toOut(row: AckRow, active: boolean): AckOut {
   return {

@@ -1,39 +1,15 @@
 // What an agent looked up in registries the server may not query: tags,
 // digests and resolved moving tags, kept as that workspace's own repository.
+import { recordAgentRegistryResult } from "@/lib/db/queries/upstream/record-agent-registry-result";
 import type { RegistryResult } from "@/lib/domain/agent-report";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import type { RequestCtx } from "../context";
-
-const DAY_MS = 86_400_000;
 
 export async function recordRegistryResults({ ctx, input: { workspaceId, results } }: { ctx: RequestCtx; input: { workspaceId: string; results: RegistryResult[] } }): Promise<void> {
   const now = ctx.now;
   for (const result of results) {
     const ref = parseImageRef(result.repository);
     if (!ref) continue;
-    await ctx.db.$transaction(async (tx) => {
-      const repo = await tx.upstreamRepository.upsert({
-        where: { key_scope: { key: ref.key, scope: workspaceId } },
-        // A failed lookup keeps the last good one's time: checkedAt is when what is stored was learned.
-        create: { key: ref.key, host: ref.host, path: ref.path, ownerWorkspaceId: workspaceId, scope: workspaceId, checkedBy: "agent", checkedAt: result.error ? null : now, lastError: result.error, dueAt: new Date(now.getTime() + 3_600_000) },
-        update: { checkedBy: "agent", ...(result.error ? {} : { checkedAt: now }), lastError: result.error, failures: result.error ? { increment: 1 } : 0 },
-        select: { id: true },
-      });
-      if (result.error) return;
-      const digests = new Map(result.digests.map((d) => [d.tag, d.digest]));
-      const tags = [...new Set(result.tags)];
-      await tx.upstreamTag.deleteMany({ where: { repositoryId: repo.id, name: { notIn: tags } } });
-      await tx.upstreamTag.createMany({ data: tags.map((name) => ({ repositoryId: repo.id, name, digest: digests.get(name) ?? null, firstSeenAt: now })), skipDuplicates: true });
-      for (const [name, digest] of digests) {
-        await tx.upstreamTag.updateMany({ where: { repositoryId: repo.id, name, NOT: { digest } }, data: { digest, digestCheckedAt: now } });
-      }
-      for (const r of result.resolved) {
-        await tx.digestResolution.upsert({
-          where: { repositoryId_digest: { repositoryId: repo.id, digest: r.digest } },
-          create: { repositoryId: repo.id, digest: r.digest, tag: r.tag, resolvedAt: now, retryAt: r.tag ? null : new Date(now.getTime() + DAY_MS) },
-          update: { tag: r.tag, resolvedAt: now, retryAt: r.tag ? null : new Date(now.getTime() + DAY_MS) },
-        });
-      }
-    });
+    await ctx.db.$transaction((tx) => recordAgentRegistryResult(tx, workspaceId, { ...result, ref }, now));
   }
 }

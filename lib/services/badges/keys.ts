@@ -3,6 +3,8 @@
 // effect at once in every process.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "@/lib/db/client";
+import { createBadgeKey } from "@/lib/db/queries/badges/create-badge-key";
+import { getBadgeKey } from "@/lib/db/queries/badges/get-badge-key";
 import { badgeLabel } from "@/lib/render/badge";
 
 export type BadgeKey = { keyId: string; secret: string };
@@ -11,13 +13,15 @@ export type BadgeAddress = { environment: string | null; label: string; url: str
 
 /** The workspace's key, created on first use. Concurrent first uses agree on one key. */
 export async function ensureBadgeKey(db: Db, workspaceId: string): Promise<BadgeKey> {
-  const existing = await db.badgeKey.findUnique({ where: { workspaceId }, select: { keyId: true, secret: true } });
+  const existing = await getBadgeKey(db, workspaceId);
   if (existing) return existing;
   try {
-    return await db.badgeKey.create({ data: { workspaceId, ...newKey() }, select: { keyId: true, secret: true } });
+    return await createBadgeKey(db, { workspaceId, ...newKey() });
   } catch (err) {
     if ((err as { code?: string }).code !== "P2002") throw err;
-    return db.badgeKey.findUniqueOrThrow({ where: { workspaceId }, select: { keyId: true, secret: true } });
+    const winner = await getBadgeKey(db, workspaceId);
+    if (!winner) throw err;
+    return winner;
   }
 }
 

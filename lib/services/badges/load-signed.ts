@@ -1,4 +1,5 @@
 // The badge behind a public, signed address.
+import { getBadgeKeyById } from "@/lib/db/queries/badges/get-badge-key-by-id";
 import { AppError } from "@/lib/domain/errors";
 import { badgeLabel } from "@/lib/render/badge";
 import type { RequestCtx } from "../context";
@@ -17,7 +18,7 @@ export async function loadSignedBadge({
   ctx: Pick<RequestCtx, "db" | "config" | "now">;
   input: { keyId: string; service: string; environment: string | null; sig: string };
 }): Promise<BadgeView | null> {
-  const key = await deps.db.badgeKey.findUnique({ where: { keyId: input.keyId }, select: { workspaceId: true, secret: true } });
+  const key = await getBadgeKeyById(deps.db, input.keyId);
   // An unknown key id still costs one HMAC, so timing does not tell the parts apart.
   const expected = signBadge(key?.secret ?? "", key?.workspaceId ?? "", input.service, input.environment);
   if (!isSameSignature(input.sig, expected) || !key) return null;

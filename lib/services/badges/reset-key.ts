@@ -1,4 +1,6 @@
 // A new badge key. Admins only.
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
+import { replaceBadgeKey } from "@/lib/db/queries/badges/replace-badge-key";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
 import { newKey } from "./keys";
 
@@ -9,8 +11,8 @@ export async function resetBadgeKey({ ctx }: { ctx: RequestCtx }): Promise<{ key
   const key = newKey();
   const now = ctx.now;
   await ctx.db.$transaction(async (tx) => {
-    await tx.badgeKey.upsert({ where: { workspaceId }, create: { workspaceId, ...key, createdAt: now }, update: { ...key, createdAt: now } });
-    await tx.auditEntry.create({ data: { workspaceId, actor: actorLabel(ctx.actor), action: "badge_key.reset", subject: workspaceId } });
+    await replaceBadgeKey(tx, workspaceId, key, now);
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "badge_key.reset", subject: workspaceId });
   });
   return { key_id: key.keyId, reset_at: now.toISOString() };
 }

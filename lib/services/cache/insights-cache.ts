@@ -18,6 +18,9 @@
 // not cover asks the database whether any noted transaction finished between
 // the two snapshots; if none did, the result is answered (and relabelled).
 import type { Db } from "@/lib/db/client";
+import { getCurrentSnapshot } from "@/lib/db/queries/insight-writes/get-current-snapshot";
+import { getInsightWritesUnchanged } from "@/lib/db/queries/insight-writes/get-insight-writes-unchanged";
+import { pruneInsightWrites as pruneNotedWrites } from "@/lib/db/queries/insight-writes/prune-insight-writes";
 import { log } from "@/lib/log";
 import type { RequestCtx } from "../context";
 
@@ -68,9 +71,8 @@ export function covers(newer: Snapshot, older: Snapshot): boolean {
 /** The current snapshot, or null where it cannot be read (a standby): then nothing is reused. */
 async function currentSnapshot(db: Db): Promise<Snapshot | null> {
   try {
-    const [row] = await db.$queryRaw<{ snapshot: string | null }[]>`
-      SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE pg_current_snapshot()::text END AS snapshot`;
-    return row?.snapshot ? parseSnapshot(row.snapshot) : null;
+    const snapshot = await getCurrentSnapshot(db);
+    return snapshot ? parseSnapshot(snapshot) : null;
   } catch (err) {
     if (!hasWarned) log.warn(`insights are not cached: the transaction snapshot cannot be read (${String(err)})`);
     hasWarned = true;
@@ -146,14 +148,7 @@ function checkOnce(db: Db, holder: { check: Check | null }, label: Snapshot, min
 
 async function noInsightWritesBetween(db: Db, label: Snapshot, mine: Snapshot): Promise<boolean> {
   try {
-    const [row] = await db.$queryRaw<{ unchanged: boolean | null }[]>`
-      SELECT (SELECT p.through_xid < ${label.xmin} FROM insight_writes_pruned p) AND NOT EXISTS (
-        SELECT 1 FROM insight_writes w
-        WHERE w.xid >= ${label.xmin}
-          AND pg_visible_in_snapshot(w.xid::text::xid8, ${mine.text}::pg_snapshot)
-          AND NOT pg_visible_in_snapshot(w.xid::text::xid8, ${label.text}::pg_snapshot)
-      ) AS unchanged`;
-    return row?.unchanged === true;
+    return await getInsightWritesUnchanged(db, label, mine);
   } catch {
     return false;
   }
@@ -161,15 +156,7 @@ async function noInsightWritesBetween(db: Db, label: Snapshot, mine: Snapshot): 
 
 /** Drops noted writes older than INSIGHT_WRITES_KEPT_MS, and records how far it dropped (the scheduler, each minute). */
 export async function pruneInsightWrites(db: Db): Promise<number> {
-  const [row] = await db.$queryRaw<{ pruned: bigint | number }[]>`
-    WITH old AS (
-      DELETE FROM insight_writes WHERE at < now() - make_interval(secs => ${INSIGHT_WRITES_KEPT_MS / 1000}) RETURNING xid
-    ), bumped AS (
-      UPDATE insight_writes_pruned SET through_xid = greatest(through_xid, (SELECT max(xid) FROM old))
-      WHERE EXISTS (SELECT 1 FROM old) RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM old) AS pruned`;
-  return Number(row?.pruned ?? 0);
+  return pruneNotedWrites(db, INSIGHT_WRITES_KEPT_MS);
 }
 
 /**

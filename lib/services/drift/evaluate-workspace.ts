@@ -7,7 +7,9 @@ import { listOpenAcks } from "@/lib/db/queries/acks/list-open-acks";
 import { listLiveDrifts } from "@/lib/db/queries/drifts/list-live-drifts";
 import { randomUUID } from "node:crypto";
 import type { Config } from "@/lib/config";
-import { Prisma, sqlTransaction, type Db } from "@/lib/db/client";
+import { sqlTransaction, type Db } from "@/lib/db/client";
+import { lockDriftEvaluation, tryLockDriftEvaluation } from "@/lib/db/queries/drifts/lock-drift-evaluation";
+import { getWorkspaceNameSql } from "@/lib/db/queries/workspaces/get-workspace-name-sql";
 import {
   ackLiftedNow, createJumpFinder, createVersionComparator, detectDifferences, groupCurrentRuns, driftKeyOf, indexRunningVersions, nextClockChange, planLifecycle,
   type CurrentRun, type Difference, type EnvironmentInfo, type LifecyclePlan, type ServiceInput,
@@ -106,17 +108,15 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
   return sqlTransaction(
     deps.db,
     async (tx) => {
-      const lockKey = `drift:${workspaceId}`;
       if (deps.tryLock) {
-        const [row] = await tx.rows<{ ok: boolean }>(Prisma.sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) AS ok`);
-        if (!row?.ok) return emptyResult(workspaceId, true);
+        if (!(await tryLockDriftEvaluation(tx, workspaceId))) return emptyResult(workspaceId, true);
       } else {
-        await tx.execute(Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`);
+        await lockDriftEvaluation(tx, workspaceId);
       }
       // Before anything is read: every write it covers, the reads below see (evaluation-marker.ts).
       const snapshot = await readEvaluationSnapshot(tx);
-      const [workspace] = await tx.rows<{ name: string }>(Prisma.sql`SELECT name FROM workspaces WHERE id = ${workspaceId}::uuid`);
-      if (!workspace) return empty;
+      const workspaceName = await getWorkspaceNameSql(tx, workspaceId);
+      if (workspaceName === null) return empty;
 
       // Under the lock, read on other connections in parallel: every writer of this
       // workspace's drift holds the same lock, so the records read are the latest.
@@ -144,7 +144,7 @@ async function evaluateLocked(deps: QueuedDeps, workspaceId: string): Promise<Ev
       // Names only go into event payloads.
       const hasEvents = plan.events.length > 0;
       const names: PlanNames = {
-        workspace: workspace.name,
+        workspace: workspaceName,
         baseUrl: deps.config.baseUrl,
         services: hasEvents ? new Map(services.map((s) => [s.id, { name: s.name, team: s.team }] as const)) : new Map(),
         environments: hasEvents ? new Map(environments.map((e) => [e.id, e.name] as const)) : new Map(),

@@ -2,7 +2,9 @@
 // each marked `silenced` when an active acknowledgement quiets it.
 import type { z } from "zod";
 import type { driftQuerySchema, driftSchema } from "@/lib/services/drift/schemas";
-import { Prisma } from "@/lib/db/client";
+import { listOpenAcks } from "@/lib/db/queries/acks/list-open-acks";
+import { listDrifts as listDriftRows } from "@/lib/db/queries/drifts/list-drifts";
+import { listTargetNames } from "@/lib/db/queries/targets/list-target-names";
 import { indexUpstreamTargets, isDriftSilenced, nextAckExpiry, type AckRecord } from "@/lib/domain/drift";
 import { workspaceOf, type RequestCtx } from "../context";
 import { cachedInsight } from "../cache/insights-cache";
@@ -29,28 +31,14 @@ export async function listDrifts({ ctx, input: query }: { ctx: RequestCtx; input
 
 async function computeDrifts(ctx: RequestCtx, workspaceId: string, query: DriftQuery): Promise<{ list: DriftList; validUntil: number | null }> {
   const now = ctx.now;
-  const where: Prisma.DriftWhereInput = {
-    workspaceId,
-    state: query.state ?? { in: ["open", "announced"] },
-    ...(query.kind ? { kind: query.kind } : {}),
-    ...(query.service ? { service: { name: query.service } } : {}),
-    ...(query.environment ? { environment: { name: query.environment } } : {}),
-  };
-  const rows = await ctx.db.drift.findMany({
-    where,
-    orderBy: [{ openedAt: "desc" }, { id: "asc" }],
-    ...(query.limit ? { take: query.limit } : {}),
-    include: { service: { select: { name: true } }, environment: { select: { name: true } } },
-  });
+  const rows = await listDriftRows(ctx.db, workspaceId, query);
   if (rows.length === 0) return { list: { items: [] }, validUntil: null };
 
   const targetIds = [...new Set(rows.map((r) => r.targetId).filter((t): t is string => t !== null))];
   const serviceIds = [...new Set(rows.map((r) => r.serviceId))];
   const [targets, acks, inputs] = await Promise.all([
-    targetIds.length ? ctx.db.target.findMany({ where: { id: { in: targetIds } }, select: { id: true, name: true } }) : [],
-    ctx.db.ack.findMany({
-      where: { workspaceId, serviceId: { in: serviceIds }, liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-    }),
+    targetIds.length ? listTargetNames(ctx.db, workspaceId, targetIds) : [],
+    listOpenAcks(ctx.db, workspaceId, now, serviceIds),
     cachedDriftInputs(ctx, workspaceId),
   ]);
   const upstreamState = new Map(inputs.facts.map((f) => [f.id, upstreamStatusOf(f.upstream, now).state] as const));

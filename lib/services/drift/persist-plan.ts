@@ -3,7 +3,13 @@
 // event per lifecycle event. Events are keyed `drift_detected:<drift id>` /
 // `drift_resolved:<drift id>` and inserted ON CONFLICT DO NOTHING, so applying
 // the same outcome twice emits nothing new.
-import { Prisma, type SqlTx } from "@/lib/db/client";
+import type { SqlTx } from "@/lib/db/client";
+import { liftAcks } from "@/lib/db/queries/acks/lift-acks";
+import { announceDrifts } from "@/lib/db/queries/drifts/announce-drifts";
+import { openDrifts, type OpenDriftRow } from "@/lib/db/queries/drifts/open-drifts";
+import { resolveDrifts } from "@/lib/db/queries/drifts/resolve-drifts";
+import { updateDrifts } from "@/lib/db/queries/drifts/update-drifts";
+import { createEventsOnce, type OutboxEventRow } from "@/lib/db/queries/notifications/create-events-once";
 import type { DriftEvent, DriftRecord, LifecyclePlan } from "@/lib/domain/drift";
 import { driftKeyOf } from "@/lib/domain/drift";
 import { buildDriftEventPayload, type DriftState } from "@/lib/domain/notifications";
@@ -41,23 +47,13 @@ export async function persistPlan(tx: SqlTx, input: PersistInput): Promise<{ eve
   // Resolve first: a duplicate live record must leave before anything reuses its slot.
   if (plan.toResolve.length > 0) {
     // Each at the plan's time: never before the drift opened or was announced, even with the clock set back.
-    await tx.execute(Prisma.sql`
-      UPDATE drifts SET state = 'resolved', resolved_at = v.at, active = NULL, updated_at = ${now}
-      FROM unnest(${plan.toResolve.map((r) => r.id)}::uuid[], ${plan.toResolve.map((r) => r.resolvedAt)}::timestamptz[]) AS v(id, at)
-      WHERE drifts.id = v.id AND drifts.active`);
+    await resolveDrifts(tx, plan.toResolve, now);
   }
   if (plan.toUpdate.length > 0) {
-    const u = plan.toUpdate;
-    await tx.execute(Prisma.sql`
-      UPDATE drifts d SET running = u.running, expected = u.expected, target_id = u.target_id, updated_at = ${now}
-      FROM unnest(${u.map((x) => x.id)}::uuid[], ${u.map((x) => x.running)}::text[], ${u.map((x) => x.expected)}::text[],
-                  ${u.map((x) => x.targetId)}::uuid[]) AS u(id, running, expected, target_id)
-      WHERE d.id = u.id`);
+    await updateDrifts(tx, plan.toUpdate, now);
   }
   if (plan.toAnnounce.length > 0) {
-    await tx.execute(Prisma.sql`
-      UPDATE drifts SET state = 'announced', announced_at = ${now}, updated_at = ${now}
-      WHERE id = ANY(${plan.toAnnounce.map((a) => a.id)}::uuid[]) AND state = 'open'`);
+    await announceDrifts(tx, plan.toAnnounce.map((a) => a.id), now);
   }
 
   // Openings and events are sent a chunk at a time, each built while PostgreSQL writes the one
@@ -66,20 +62,17 @@ export async function persistPlan(tx: SqlTx, input: PersistInput): Promise<{ eve
   const pipe = statementPipe(tx);
   const openedIds = new Map<string, string>();
   for (const chunk of chunksOf(plan.toOpen, input.chunkRows ?? WRITE_CHUNK_ROWS)) {
-    const rows = chunk.map((d) => {
+    const rows = chunk.map((d): OpenDriftRow => {
       const id = input.newId();
       openedIds.set(driftKeyOf(d), id);
       return [id, d.serviceId, d.environmentId, d.targetId, d.kind, d.announcedAt === null ? "open" : "announced", d.running, d.expected, d.since, d.announcedAt];
     });
-    await pipe.send(Prisma.sql`
-      INSERT INTO drifts (id, workspace_id, service_id, environment_id, target_id, kind, state, running, expected, opened_at, announced_at, active, updated_at)
-      SELECT (r->>0)::uuid, ${workspaceId}::uuid, (r->>1)::uuid, (r->>2)::uuid, (r->>3)::uuid, (r->>4)::"DriftKind", (r->>5)::"DriftState",
-             r->>6, r->>7, (r->>8)::timestamptz, (r->>9)::timestamptz, true, ${now}
-      FROM json_array_elements(${JSON.stringify(rows)}::json) AS r`);
+    await pipe.send((ptx) => openDrifts(ptx, workspaceId, rows, now));
   }
 
   if (input.lifted.length > 0) {
-    await pipe.send(Prisma.sql`UPDATE acks SET lifted_at = ${now} WHERE id = ANY(${input.lifted.map((a) => a.id)}::uuid[]) AND lifted_at IS NULL`);
+    const ids = input.lifted.map((a) => a.id);
+    await pipe.send((ptx) => liftAcks(ptx, ids, now));
   }
 
   let written = 0;
@@ -95,13 +88,7 @@ export async function persistPlan(tx: SqlTx, input: PersistInput): Promise<{ eve
       const events = chunk.map((e) => eventRow(e, input, lookup)).filter((e) => e !== null);
       if (events.length === 0) continue;
       silencedEvents += events.filter((e) => e.routedAt !== null).length;
-      // One JSON document, not a jsonb[] parameter: an array literal of thousands of payloads is
-      // escaped element by element here and parsed again by PostgreSQL.
-      await pipe.send(Prisma.sql`
-        INSERT INTO events (id, workspace_id, type, dedupe_key, payload, created_at, routed_at)
-        SELECT u.id, ${workspaceId}::uuid, u.type, u."dedupeKey", u.payload, ${now}, u."routedAt"
-        FROM json_to_recordset(${JSON.stringify(events)}::json) AS u(id uuid, type text, "dedupeKey" text, payload jsonb, "routedAt" timestamptz)
-        ON CONFLICT (workspace_id, dedupe_key) DO NOTHING`, (n) => (written += n));
+      await pipe.send((ptx) => createEventsOnce(ptx, workspaceId, events, now), (n) => (written += n));
     }
   }
   await pipe.flush();
@@ -119,10 +106,11 @@ function* chunksOf<T>(items: readonly T[], size: number): Generator<readonly T[]
 }
 
 /**
- * Statements sent in order on the transaction's connection, one at a time: `send` waits for the
- * statement before, starts this one and returns while it runs, so the caller builds the next
- * statement while PostgreSQL works on this one. `flush` waits for the last. A failed statement
- * fails the `send` or `flush` that waits for it (and the transaction rolls back).
+ * Statements sent in order on the transaction's connection, one at a time: `send` builds its
+ * statement at once, waits for the statement before, starts this one and returns while it runs,
+ * so the caller builds the next statement while PostgreSQL works on this one. `flush` waits for
+ * the last. A failed statement fails the `send` or `flush` that waits for it (and the transaction
+ * rolls back).
  */
 function statementPipe(tx: SqlTx) {
   let running: Promise<void> | null = null;
@@ -132,10 +120,17 @@ function statementPipe(tx: SqlTx) {
     if (last) await last;
   };
   return {
-    send: async (sql: Prisma.Sql, onWritten?: (rows: number) => void) => {
-      await flush();
-      running = tx.execute(sql).then((n) => onWritten?.(n));
+    send: async (write: (tx: SqlTx) => Promise<number>, onWritten?: (rows: number) => void) => {
+      const before = running;
+      const settled = before ?? Promise.resolve();
+      // The statement is built now, and sent once the one before has succeeded.
+      const afterBefore: SqlTx = {
+        rows: (sql) => settled.then(() => tx.rows(sql)),
+        execute: (sql) => settled.then(() => tx.execute(sql)),
+      };
+      running = write(afterBefore).then((n) => onWritten?.(n));
       running.catch(() => undefined); // awaited by the next send or flush
+      if (before) await before;
     },
     flush,
   };
@@ -145,7 +140,7 @@ function statementPipe(tx: SqlTx) {
  * The outbox row of one lifecycle event. A silenced event is recorded with
  * `routedAt` already set, so it stays in the log but is never routed.
  */
-type EventRow = { id: string; type: string; dedupeKey: string; payload: Record<string, unknown>; routedAt: Date | null };
+type EventRow = OutboxEventRow;
 
 function eventRow(event: DriftEvent, input: PersistInput, lookup: Lookup): EventRow | null {
   const { names, now } = input;

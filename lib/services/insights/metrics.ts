@@ -2,6 +2,10 @@
 // own: delivery (the same figures as /api/v1/delivery?window=30d), open
 // drift, upstream checks by registry host, agent report age, outbox depth.
 import { Gauge, Registry } from "prom-client";
+import { countActiveDriftsByKind } from "@/lib/db/queries/drifts/count-active-drifts-by-kind";
+import { countPendingDeliveries } from "@/lib/db/queries/notifications/count-pending-deliveries";
+import { listReportingTargets } from "@/lib/db/queries/targets/list-reporting-targets";
+import { listUpstreamHostStats } from "@/lib/db/queries/upstream/list-upstream-host-stats";
 import { loadUpstreamCheckStates } from "@/lib/db/queries/upstream-check-states";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { countUpstreamStates } from "@/lib/domain/upstream";
@@ -13,8 +17,6 @@ import { getDelivery } from "./delivery";
 
 export const METRICS_DELIVERY_WINDOW = "30d";
 const METRICS_TTL_MS = 10_000;
-
-type HostRow = { host: string; repositories: number; mean_ms: number | null; max_ms: number | null; failures: number; failing: number };
 
 export async function renderMetrics({ ctx }: { ctx: RequestCtx }): Promise<{ text: string; contentType: string }> {
   requireRole(ctx.actor, "viewer");
@@ -31,10 +33,10 @@ async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ tex
   const now = ctx.now;
   const [delivery, drifts, hosts, targets, pending, registries, checkStates] = await Promise.all([
     getDelivery({ ctx, input: { window: METRICS_DELIVERY_WINDOW } }),
-    ctx.db.drift.groupBy({ by: ["kind"], where: { workspaceId, active: true }, _count: { _all: true } }),
-    loadHostStats(ctx, workspaceId),
-    ctx.db.target.findMany({ where: { workspaceId, kind: { not: "compose_git" }, lastReportAt: { not: null } }, select: { name: true, lastReportAt: true } }),
-    ctx.db.delivery.count({ where: { state: "pending", event: { workspaceId } } }),
+    countActiveDriftsByKind(ctx.db, workspaceId),
+    listUpstreamHostStats(ctx.db, workspaceId),
+    listReportingTargets(ctx.db, workspaceId),
+    countPendingDeliveries(ctx.db, workspaceId),
     listServerRegistries({ ctx }),
     loadUpstreamCheckStates(ctx.db, workspaceId),
   ]);
@@ -92,22 +94,4 @@ async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ tex
   }
 
   return { text: await registry.metrics(), contentType: registry.contentType, upstreamStaleAt: nextUpstreamStaleAt(checkStates) };
-}
-
-/** Upstream repositories the workspace uses (its services' and its own private ones), aggregated by host. */
-async function loadHostStats(ctx: RequestCtx, workspaceId: string): Promise<HostRow[]> {
-  return ctx.db.$queryRaw<HostRow[]>`
-    WITH used AS (
-      SELECT DISTINCT repository AS key FROM runs WHERE workspace_id = ${workspaceId}::uuid AND "to" IS NULL AND is_main
-      UNION
-      SELECT repository FROM services WHERE workspace_id = ${workspaceId}::uuid AND repository IS NOT NULL
-    )
-    SELECT u.host, count(*)::int AS repositories, avg(u.last_duration_ms)::float8 AS mean_ms, max(u.last_duration_ms)::float8 AS max_ms,
-           COALESCE(sum(u.failures), 0)::int AS failures, (count(*) FILTER (WHERE u.last_error IS NOT NULL))::int AS failing
-    FROM upstream_repositories u
-    WHERE u.owner_workspace_id = ${workspaceId}::uuid
-       OR (u.owner_workspace_id IS NULL AND u.key IN (SELECT key FROM used)
-           AND NOT EXISTS (SELECT 1 FROM upstream_repositories o WHERE o.key = u.key AND o.owner_workspace_id = ${workspaceId}::uuid))
-    GROUP BY u.host
-    ORDER BY u.host`;
 }

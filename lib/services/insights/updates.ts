@@ -3,6 +3,8 @@
 // version to move to and its release notes; put-off lines apart.
 import type { z } from "zod";
 import type { updatesQuerySchema, updatesSchema } from "@/lib/services/insights/schemas";
+import { listAcksInForce } from "@/lib/db/queries/acks/list-acks-in-force";
+import { listUpdateDrifts } from "@/lib/db/queries/drifts/list-update-drifts";
 import type { AckRecord } from "@/lib/domain/drift";
 import { buildUpdates, updatesChecklist, type UpdateDrift, type UpdateLine } from "@/lib/domain/insights";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
@@ -24,15 +26,8 @@ export async function buildUpdateLines({ ctx, input: query }: { ctx: RequestCtx;
   const now = ctx.now;
   const [fleet, driftRows, ackRows] = await Promise.all([
     loadFleet(ctx, workspaceId, { team: query.team, application: query.application }),
-    ctx.db.drift.findMany({
-      where: { workspaceId, active: true, kind: { in: [...UPDATE_KINDS] }, ...(query.environment === undefined ? {} : { environment: { name: query.environment } }) },
-      select: { serviceId: true, environmentId: true, kind: true, state: true, openedAt: true, running: true, expected: true },
-    }),
-    ctx.db.ack.findMany({
-      where: { workspaceId, AND: [{ OR: [{ liftedAt: null }, { liftedAt: { gt: now } }] }, { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }] },
-      orderBy: { createdAt: "asc" },
-      select: { id: true, serviceId: true, environmentId: true, kind: true, untilVersion: true, skipVersion: true, expiresAt: true, liftedAt: true, createdAt: true },
-    }),
+    listUpdateDrifts(ctx.db, workspaceId, UPDATE_KINDS, query.environment),
+    listAcksInForce(ctx.db, workspaceId, now),
   ]);
 
   // Reasons come from the kind, the jump and the end-of-life date (the drift inputs' cycles).

@@ -3,6 +3,7 @@
 import { uncheckableReason } from "@/lib/domain/charts";
 import type { z } from "zod";
 import type { matrixQuerySchema, matrixSchema } from "@/lib/services/matrix/schemas";
+import { listActiveDriftCells } from "@/lib/db/queries/drifts/list-active-drift-cells";
 import type { CurrentRun } from "@/lib/domain/drift";
 import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/policy";
 import { displayTag } from "@/lib/domain/running-version";
@@ -58,10 +59,7 @@ export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input:
 async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<WholeMatrix> {
   const [inputs, drifts] = await Promise.all([
     cachedDriftInputs(ctx, workspaceId),
-    ctx.db.drift.findMany({
-      where: { workspaceId, active: true },
-      select: { serviceId: true, environmentId: true, kind: true, state: true, openedAt: true, announcedAt: true, running: true, expected: true },
-    }),
+    listActiveDriftCells(ctx.db, workspaceId),
   ]);
   const { environments, facts } = inputs;
   const runsBy = new Map<string, CurrentRun[]>();

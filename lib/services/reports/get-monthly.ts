@@ -3,6 +3,8 @@
 // new upstream releases came out for what runs, and what needs attention now,
 // most important first. Read through the same services as the API.
 import { loadServiceFacts } from "@/lib/db/queries/services";
+import { listTagsFirstSeen } from "@/lib/db/queries/upstream/list-tags-first-seen";
+import { listVisibleRepositories } from "@/lib/db/queries/upstream/list-visible-repositories";
 import { describeLineMove, type DeliveryStats } from "@/lib/domain/insights";
 import { compareTags, likeGroupKey, parseTag } from "@/lib/domain/versions";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
@@ -131,17 +133,11 @@ async function newReleases(
   }
   const keys = [...new Set([...lines.values()].map((l) => l.repository))];
   if (keys.length === 0) return { items: [], more: 0 };
-  const repos = await ctx.db.upstreamRepository.findMany({
-    where: { key: { in: keys }, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }] },
-    select: { id: true, key: true, createdAt: true, ownerWorkspaceId: true },
-  });
+  const repos = await listVisibleRepositories(ctx.db, workspaceId, keys);
   const repoOf = new Map<string, (typeof repos)[number]>();
   for (const r of repos) if (!repoOf.has(r.key) || r.ownerWorkspaceId) repoOf.set(r.key, r);
   // Tags seen within a day of the repository's first listing were old releases, not new ones.
-  const tags = await ctx.db.upstreamTag.findMany({
-    where: { repositoryId: { in: [...repoOf.values()].map((r) => r.id) }, firstSeenAt: { gte: from, lt: to } },
-    select: { repositoryId: true, name: true, firstSeenAt: true },
-  });
+  const tags = await listTagsFirstSeen(ctx.db, [...repoOf.values()].map((r) => r.id), from, to);
   const createdAt = new Map([...repoOf.values()].map((r) => [r.id, r.createdAt.getTime()] as const));
   const byRepo = new Map<string, { name: string; at: Date }[]>();
   for (const t of tags) {

@@ -13,19 +13,27 @@
 //   delivery still pending, go with their deliveries; so do old sign-in failures.
 import type { Config } from "@/lib/config";
 import { Prisma, type Db } from "@/lib/db/client";
+import { getCacheEntry } from "@/lib/db/queries/cache-entries/get-cache-entry";
+import { putCacheEntry } from "@/lib/db/queries/cache-entries/put-cache-entry";
+import { foldDeliveryArrivals } from "@/lib/db/queries/delivery-arrivals/fold-delivery-arrivals";
+import { deleteResolvedDrifts } from "@/lib/db/queries/drifts/delete-resolved-drifts";
+import { deleteOldEvents } from "@/lib/db/queries/notifications/delete-old-events";
+import { tryLockRetention } from "@/lib/db/queries/retention/try-lock-retention";
+import { deleteRuns } from "@/lib/db/queries/runs/delete-runs";
+import { getAnyRunClosedBefore } from "@/lib/db/queries/runs/get-any-run-closed-before";
+import { listPrunableRuns } from "@/lib/db/queries/runs/list-prunable-runs";
 import { loadServiceFacts } from "@/lib/db/queries/services";
+import { deleteOldLoginAttempts } from "@/lib/db/queries/sessions/delete-old-login-attempts";
+import { listWorkspaceIds } from "@/lib/db/queries/workspaces/list-workspace-ids";
 import { loadUpstream } from "@/lib/db/queries/upstream";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { log } from "@/lib/log";
 import type { TickCtx } from "../context";
-import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
 
 const DAY = 86_400_000;
 /** How often the tick prunes. */
 export const RETENTION_INTERVAL_MS = 3_600_000;
 const LAST_RUN_KEY = "retention:last-run";
-/** Any constant of our own: pg_try_advisory_xact_lock keeps two processes from pruning at once. */
-const LOCK_KEY = 0x64777265; // "dwre"
 
 /** A tick's context; retention reads only these settings. */
 type RetentionCtx = Omit<TickCtx, "config"> & { config: Pick<Config, "retentionDays" | "logRetentionDays"> };
@@ -48,8 +56,7 @@ export async function pruneHistory({ ctx: deps, input: opts = {} }: { ctx: Reten
   const out: RetentionResult = { runs: 0, arrivals: 0, drifts: 0, events: 0, loginAttempts: 0, busy: false };
 
   if (cutoffs.history) {
-    const workspaces = await deps.db.$queryRaw<{ id: string }[]>`SELECT id::text FROM workspaces ORDER BY created_at`;
-    for (const { id } of workspaces) {
+    for (const id of await listWorkspaceIds(deps.db)) {
       const done = await pruneWorkspace(deps.db, id, cutoffs.history, batch, maxBatches);
       out.runs += done.runs;
       out.arrivals += done.arrivals;
@@ -59,29 +66,24 @@ export async function pruneHistory({ ctx: deps, input: opts = {} }: { ctx: Reten
   }
 
   for (let i = 0; i < maxBatches; i++) {
-    const n = await locked(deps.db, (tx) => tx.$executeRaw`
-      DELETE FROM events WHERE id IN (
-        SELECT e.id FROM events e
-        WHERE e.created_at < ${cutoffs.log} AND e.routed_at IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.state = 'pending')
-        LIMIT ${batch})`);
+    const n = await locked(deps.db, (tx) => deleteOldEvents(tx, cutoffs.log, batch));
     if (n === null) return { ...out, busy: true };
     out.events += n;
     if (n < batch) break;
   }
-  out.loginAttempts = await deps.db.$executeRaw`DELETE FROM login_attempts WHERE at < ${cutoffs.log}`;
+  out.loginAttempts = await deleteOldLoginAttempts(deps.db, cutoffs.log);
   return out;
 }
 
 /** `pruneHistory` when the last run (by any process) is an interval old; failures are logged, not thrown. */
 export async function retentionTick({ ctx: deps }: { ctx: RetentionCtx }): Promise<RetentionResult | null> {
-  const last = await deps.db.cacheEntry.findUnique({ where: { key: LAST_RUN_KEY }, select: { fetchedAt: true } });
+  const last = await getCacheEntry(deps.db, LAST_RUN_KEY);
   if (last && deps.now.getTime() - last.fetchedAt.getTime() < RETENTION_INTERVAL_MS) return null;
   try {
     const result = await pruneHistory({ ctx: deps });
     if (!result.busy) {
       const value = { ...result } as Prisma.InputJsonValue;
-      await deps.db.cacheEntry.upsert({ where: { key: LAST_RUN_KEY }, create: { key: LAST_RUN_KEY, value, fetchedAt: deps.now }, update: { value, fetchedAt: deps.now } });
+      await putCacheEntry(deps.db, { key: LAST_RUN_KEY, value, fetchedAt: deps.now });
     }
     if (result.runs || result.drifts || result.events) {
       log.info(`retention: removed ${result.runs} history rows (${result.arrivals} deploys kept as arrivals), ${result.drifts} resolved drifts, ${result.events} events`);
@@ -99,23 +101,16 @@ type Tx = Prisma.TransactionClient;
 async function locked<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T | null> {
   return db.$transaction(
     async (tx) => {
-      const [row] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(${LOCK_KEY}) AS ok`;
-      if (!row?.ok) return null;
+      if (!(await tryLockRetention(tx))) return null;
       return fn(tx);
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
 }
 
-type RunRow = {
-  id: bigint; service_id: string; environment_id: string; counts: boolean; tag: string; version: string | null; resolved_tag: string | null; from: Date; to: Date;
-};
-
 async function pruneWorkspace(db: Db, workspaceId: string, cutoff: Date, batch: number, maxBatches: number) {
   const done = { runs: 0, arrivals: 0, drifts: 0, busy: false };
-  const [due] = await db.$queryRaw<{ any: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM runs WHERE workspace_id = ${workspaceId}::uuid AND "to" < ${cutoff}) AS any`;
-  if (due?.any) {
+  if (await getAnyRunClosedBefore(db, workspaceId, cutoff)) {
     const folded = await foldAndRemoveRuns(db, workspaceId, cutoff, batch, maxBatches);
     if (folded === null) return { ...done, busy: true };
     done.runs = folded.runs;
@@ -123,9 +118,7 @@ async function pruneWorkspace(db: Db, workspaceId: string, cutoff: Date, batch: 
   }
 
   for (let i = 0; i < maxBatches; i++) {
-    const n = await locked(db, (tx) => tx.$executeRaw`
-      DELETE FROM drifts WHERE id IN (
-        SELECT id FROM drifts WHERE workspace_id = ${workspaceId}::uuid AND resolved_at < ${cutoff} AND active IS NULL LIMIT ${batch})`);
+    const n = await locked(db, (tx) => deleteResolvedDrifts(tx, workspaceId, cutoff, batch));
     if (n === null) return { ...done, busy: true };
     done.drifts += n;
     if (n < batch) break;
@@ -145,21 +138,7 @@ async function foldAndRemoveRuns(db: Db, workspaceId: string, cutoff: Date, batc
   for (let i = 0; i < maxBatches; i++) {
     const result = await locked(db, async (tx) => {
       // Closed before the cutoff, and not the last row of its service on its target.
-      const rows = await tx.$queryRaw<RunRow[]>`
-        SELECT r.id, r.service_id::text, r.environment_id::text, (r.is_main AND NOT r.declared) AS counts, r.tag, r.version, res.tag AS resolved_tag, r."from", r."to"
-        FROM runs r
-        ${RESOLVED_TAG_JOIN}
-        -- A probe per candidate on (workspace_id, service_id, environment_id, from), not a hash of all history.
-        JOIN LATERAL (
-          SELECT 1 FROM runs n
-          WHERE n.workspace_id = r.workspace_id AND n.service_id = r.service_id AND n.environment_id = r.environment_id
-            AND n."from" >= r."from" AND n.target_id = r.target_id AND (n."from" > r."from" OR n.id > r.id)
-          LIMIT 1
-        ) later ON true
-        WHERE r.workspace_id = ${workspaceId}::uuid AND r."to" < ${cutoff}
-        ORDER BY r."to"
-        LIMIT ${batch}
-        FOR UPDATE OF r SKIP LOCKED`;
+      const rows = await listPrunableRuns(tx, workspaceId, cutoff, batch);
       if (rows.length === 0) return { runs: 0, arrivals: 0 };
       // service, environment, version → first and last moment it ran there
       const folded = new Map<string, { serviceId: string; environmentId: string; version: string; first: Date; last: Date }>();
@@ -179,16 +158,9 @@ async function foldAndRemoveRuns(db: Db, workspaceId: string, cutoff: Date, batc
       }
       const arrivals = [...folded.values()];
       if (arrivals.length) {
-        await tx.$executeRaw`
-          INSERT INTO delivery_arrivals (workspace_id, service_id, environment_id, version, first_from, last_to)
-          SELECT ${workspaceId}::uuid, a.service_id, a.environment_id, a.version, a.first_from, a.last_to
-          FROM unnest(${arrivals.map((a) => a.serviceId)}::uuid[], ${arrivals.map((a) => a.environmentId)}::uuid[], ${arrivals.map((a) => a.version)}::text[],
-                      ${arrivals.map((a) => a.first)}::timestamptz[], ${arrivals.map((a) => a.last)}::timestamptz[])
-            AS a(service_id, environment_id, version, first_from, last_to)
-          ON CONFLICT (service_id, environment_id, version) DO UPDATE
-            SET first_from = least(delivery_arrivals.first_from, excluded.first_from), last_to = greatest(delivery_arrivals.last_to, excluded.last_to)`;
+        await foldDeliveryArrivals(tx, workspaceId, arrivals);
       }
-      const runs = await tx.$executeRaw`DELETE FROM runs WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+      const runs = await deleteRuns(tx, rows.map((r) => r.id));
       return { runs, arrivals: arrivals.length, more: rows.length === batch };
     });
     if (result === null) return null;

@@ -2,6 +2,7 @@
 // API: the service and its policy, the matrix row (what runs where), the
 // releases between what runs and the newest, thirty days of history, open
 // drift, acknowledgements and the badge states.
+import { getServiceId } from "@/lib/db/queries/services/get-service-id";
 import { loadUpstream } from "@/lib/db/queries/upstream";
 import { AppError } from "@/lib/domain/errors";
 import { effectivePolicy, type Policy } from "@/lib/domain/policy";
@@ -63,14 +64,14 @@ export async function getServiceDetail({ ctx, input: { name } }: { ctx: RequestC
   const workspaceId = workspaceOf(ctx.actor);
   const service = await getServiceOrThrow({ ctx, input: { name } });
   const since = new Date(ctx.now.getTime() - HISTORY_DAYS * 86_400_000).toISOString();
-  const [matrix, history, drifts, acks, serviceRow] = await Promise.all([
+  const [matrix, history, drifts, acks, serviceId] = await Promise.all([
     getMatrix({ ctx, input: { q: name } }),
     listHistory({ ctx, input: { service: name, since } }),
     listDrifts({ ctx, input: { service: name } }),
     listAcks({ ctx, input: { service: name, active: true } }),
-    ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true } }),
+    getServiceId(ctx.db, workspaceId, name),
   ]);
-  if (!serviceRow) throw new AppError("not_found", `Service ${name} was not found.`);
+  if (!serviceId) throw new AppError("not_found", `Service ${name} was not found.`);
   const row = matrix.services.find((s) => s.name === name) ?? null;
 
   const upstream = service.repository ? (await loadUpstream(ctx.db, workspaceId, [service.repository])).get(service.repository) : undefined;
@@ -84,14 +85,14 @@ export async function getServiceDetail({ ctx, input: { name } }: { ctx: RequestC
     versions = selectNewest({ running: oldest, tags: upstream.tags, policy: { tag_filter: policy.tag_filter, prerelease: policy.prerelease } }).releases;
   }
   const newest = row?.upstream.newest ?? null;
-  const wanted = [...versions.slice(-MAX_RELEASES), ...(newest ? [newest] : [])].map((version) => ({ serviceId: serviceRow.id, version }));
-  const notes = await lookupReleases(ctx.db, new Map([[serviceRow.id, releaseSourceOf(service)]]), wanted);
+  const wanted = [...versions.slice(-MAX_RELEASES), ...(newest ? [newest] : [])].map((version) => ({ serviceId: serviceId, version }));
+  const notes = await lookupReleases(ctx.db, new Map([[serviceId, releaseSourceOf(service)]]), wanted);
 
   const releases: ReleaseLine[] = versions
     .slice(-MAX_RELEASES)
     .reverse()
     .map((version) => {
-      const info = notes(serviceRow.id, version);
+      const info = notes(serviceId, version);
       return {
         version,
         published_at: info.published_at?.toISOString() ?? null,
@@ -107,7 +108,7 @@ export async function getServiceDetail({ ctx, input: { name } }: { ctx: RequestC
     row,
     upstream: {
       newest,
-      newest_notes_url: newest ? notes(serviceRow.id, newest).release_notes_url : null,
+      newest_notes_url: newest ? notes(serviceId, newest).release_notes_url : null,
       last_error: upstream?.lastError ?? service.last_check.error,
       tags: upstream?.tags.length ?? 0,
     },

@@ -2,6 +2,9 @@
 // merge; null removes one).
 import type { z } from "zod";
 import { Prisma } from "@/lib/db/client";
+import { createAuditEntry } from "@/lib/db/queries/audit/create-audit-entry";
+import { getService } from "@/lib/db/queries/services/get-service";
+import { updateService as updateServiceRow } from "@/lib/db/queries/services/update-service";
 import { AppError } from "@/lib/domain/errors";
 import { mergePolicy, type Policy } from "@/lib/domain/policy";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
@@ -15,7 +18,7 @@ import { validatePolicy } from "./validate-policy";
 export async function updateService({ ctx, input: { name, ...input } }: { ctx: RequestCtx; input: { name: string } & z.infer<typeof updateServiceSchema> }): Promise<ServiceOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
-  const service = await ctx.db.service.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
+  const service = await getService(ctx.db, workspaceId, name);
   if (!service) throw new AppError("not_found", `Service ${name} was not found.`);
 
   let policy: Policy | null | undefined = undefined;
@@ -26,20 +29,15 @@ export async function updateService({ ctx, input: { name, ...input } }: { ctx: R
   }
   const repositoryChanged = input.repository !== undefined && input.repository !== service.repository;
   await ctx.db.$transaction(async (tx) => {
-    await tx.service.update({
-      where: { id: service.id },
-      data: {
-        team: input.team,
-        application: input.application,
-        repository: input.repository,
-        ...(policy === undefined ? {} : { policy: policy === null ? Prisma.DbNull : (policy as Prisma.InputJsonValue) }),
-        // A new repository or policy is worth a check within the minute.
-        ...(repositoryChanged || policy !== undefined ? { checkDueAt: ctx.now } : {}),
-      },
+    await updateServiceRow(tx, service.id, {
+      team: input.team,
+      application: input.application,
+      repository: input.repository,
+      ...(policy === undefined ? {} : { policy: policy === null ? Prisma.DbNull : (policy as Prisma.InputJsonValue) }),
+      // A new repository or policy is worth a check within the minute.
+      ...(repositoryChanged || policy !== undefined ? { checkDueAt: ctx.now } : {}),
     });
-    await tx.auditEntry.create({
-      data: { workspaceId, actor: actorLabel(ctx.actor), action: "service.updated", subject: name, data: input as Prisma.InputJsonValue },
-    });
+    await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "service.updated", subject: name, data: input as Prisma.InputJsonValue });
   });
   if (input.repository) await ensureUpstreamRepositories(ctx.db, workspaceId, [input.repository], ctx.config.serverRegistries, ctx.now);
   const chartRepository = policy === undefined ? undefined : (policy?.chart_repository ?? null);

@@ -18,7 +18,8 @@ export type SignInResult =
   | { kind: "invalid" }
   | { kind: "rate_limited"; retryAfterSeconds: number };
 
-type Deps = { db: Db; now: () => Date };
+/** `now`: the request's time, read once. */
+type Deps = { db: Db; now: Date };
 
 // Verifying against a real hash when the user is unknown keeps timing equal.
 let dummyHash: Promise<string> | undefined;
@@ -33,8 +34,7 @@ async function waitFor(db: Db, key: string, limit: number, now: Date): Promise<n
 
 /** Whether this e-mail or address must wait before trying again (0: may try now). */
 export async function signInRetryAfter({ db, now }: Deps, input: { email: string; ip: string }): Promise<number> {
-  const at = now();
-  const [byEmail, byIp] = await Promise.all([waitFor(db, `email:${input.email}`, PER_EMAIL, at), waitFor(db, `ip:${input.ip}`, PER_IP, at)]);
+  const [byEmail, byIp] = await Promise.all([waitFor(db, `email:${input.email}`, PER_EMAIL, now), waitFor(db, `ip:${input.ip}`, PER_IP, now)]);
   return Math.max(byEmail, byIp);
 }
 
@@ -46,7 +46,7 @@ export async function signInWithPassword({ db, now }: Deps, input: { email: stri
   dummyHash ??= hashPassword("not-a-real-password");
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
   if (!user || !ok) {
-    await createLoginFailures(db, [`email:${input.email}`, `ip:${input.ip}`], now());
+    await createLoginFailures(db, [`email:${input.email}`, `ip:${input.ip}`], now);
     return { kind: "invalid" };
   }
   await deleteLoginFailures(db, `email:${input.email}`);

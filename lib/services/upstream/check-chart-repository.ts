@@ -27,7 +27,7 @@ export async function checkChartRepository(
   deps: CheckDeps, repo: ChartRepoRow, started: number, helpers: { fingerprint: (tags: readonly string[]) => string; retryDelayMs: (failures: number) => number },
 ): Promise<ChartCheckOutcome> {
   const { db } = deps;
-  const now = deps.now();
+  const now = deps.now;
   const key = parseChartKey(repo.key);
   let versions: { name: string; created: Date | null }[];
   try {

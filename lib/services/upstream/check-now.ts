@@ -46,7 +46,7 @@ export async function checkServiceNow({ ctx, input, clients }: { ctx: RequestCtx
   const tagsBefore = new Set((await loadUpstream(ctx.db, workspaceId, [request.repository])).get(request.repository)?.tags ?? []);
   let outcome: CheckNowResult["outcome"];
   if (request.leased) {
-    const result = await checkRepository({ db: ctx.db, config: ctx.config, clients, now: () => new Date() }, request.repository_id);
+    const result = await checkRepository({ db: ctx.db, config: ctx.config, clients, now: ctx.now }, request.repository_id);
     // A registry that turns out to need credentials hands the repository to the agents.
     outcome = result.status === "failed" ? "failed" : result.status === "private" ? "queued" : "checked";
   } else {

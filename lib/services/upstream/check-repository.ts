@@ -49,7 +49,7 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   if (repo.checkedBy === "agent") return { status: "skipped", reason: "agent" };
   if (isChartKey(repo.key)) return checkChartRepository(deps, repo, started, { fingerprint: tagsFingerprint, retryDelayMs });
   const target = { host: repo.host, path: repo.path };
-  const now = deps.now();
+  const now = deps.now;
 
   let tags: string[];
   try {
@@ -128,7 +128,7 @@ class BudgetSpentError extends AppError {
 /** Digests of moving tags that run somewhere and have not been looked up, or whose "no match" is a day old. */
 async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: string[]): Promise<number> {
   const { db, clients } = deps;
-  const now = deps.now();
+  const now = deps.now;
   const running = await db.$queryRaw<{ tag: string; digest: string | null; platform_digest: string | null }[]>`
     SELECT DISTINCT r.tag, r.digest, r.platform_digest FROM runs r
     WHERE r.repository = ${repo.key} AND r."to" IS NULL AND NOT r.declared AND (r.digest IS NOT NULL OR r.platform_digest IS NOT NULL)`;

@@ -2,7 +2,8 @@
 // checked: by the server for well-known public registries and configured
 // hosts, by the workspace's agents otherwise. A new one is due at once.
 import { isServerQueried } from "@/lib/adapters/registries/well-known";
-import { Prisma, type Db } from "@/lib/db/client";
+import type { Db, Prisma } from "@/lib/db/client";
+import { createUpstreamRepositories, upstreamRepositoriesInsertSql, type NewUpstreamRepository } from "@/lib/db/queries/upstream/create-upstream-repositories";
 import { isChartKey, parseChartKey } from "@/lib/domain/charts";
 import { parseImageRef } from "@/lib/domain/image-ref";
 
@@ -10,7 +11,7 @@ export async function ensureUpstreamRepositories(db: Db, workspaceId: string, ke
   const insert = upstreamRepositoriesInsert(workspaceId, keys, serverRegistries, now);
   // Most reports name repositories already registered: one statement, no per-row query building.
   if (insert) {
-    await db.$executeRaw(insert.sql);
+    await createUpstreamRepositories(db, insert.sql);
     insert.registered();
   }
 }
@@ -35,8 +36,7 @@ export function upstreamRepositoriesInsert(
   workspaceId: string, keys: Iterable<string>, serverRegistries: readonly string[], now: Date,
   opts: { onlyIf?: Prisma.Sql; unknownOnly?: boolean } = {},
 ): { sql: Prisma.Sql; registered: () => void } | null {
-  type Row = { key: string; host: string; path: string; ownerWorkspaceId: string | null; scope: string; checkedBy: "server" | "agent"; dueAt: Date };
-  const rows: Row[] = [];
+  const rows: NewUpstreamRepository[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
     const ref = parsedKey(key);
@@ -55,19 +55,11 @@ export function upstreamRepositoriesInsert(
   }
   if (rows.length === 0) return null;
   rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.scope < b.scope ? -1 : a.scope > b.scope ? 1 : 0));
-  const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k]);
   const registered = () => {
     if (registeredRepositories.size + rows.length > 100_000) registeredRepositories.clear();
     for (const r of rows) registeredRepositories.set(`${r.key}\u0000${r.scope}`, now.getTime());
   };
-  const sql = Prisma.sql`
-    INSERT INTO upstream_repositories (id, key, host, path, owner_workspace_id, scope, checked_by, due_at)
-    SELECT gen_random_uuid(), v.key, v.host, v.path, v.owner, v.scope, v.checked_by::"CheckedBy", v.due_at
-    FROM unnest(${col("key")}::text[], ${col("host")}::text[], ${col("path")}::text[], ${col("ownerWorkspaceId")}::uuid[], ${col("scope")}::text[],
-                ${col("checkedBy")}::text[], ${col("dueAt")}::timestamptz[]) AS v(key, host, path, owner, scope, checked_by, due_at)
-    WHERE ${opts.onlyIf ?? Prisma.sql`true`}
-    ON CONFLICT (key, scope) DO NOTHING`;
-  return { sql, registered };
+  return { sql: upstreamRepositoriesInsertSql(rows, opts.onlyIf), registered };
 }
 
 // Reports name the same repositories every minute: parse each once.
@@ -84,12 +76,4 @@ function parsedKey(key: string): ParsedKey | null {
   if (parsed.size >= 20_000) parsed.clear();
   parsed.set(key, ref);
   return ref;
-}
-
-/** Repositories in use by a workspace: services' overrides and what their main containers run. */
-export async function repositoriesInUse(db: Db, workspaceId: string): Promise<string[]> {
-  const rows = await db.$queryRaw<{ key: string }[]>`
-    SELECT DISTINCT repository AS key FROM runs WHERE workspace_id = ${workspaceId}::uuid AND "to" IS NULL AND is_main
-    UNION SELECT repository FROM services WHERE workspace_id = ${workspaceId}::uuid AND repository IS NOT NULL`;
-  return rows.map((r) => r.key);
 }

@@ -11,4 +11,4 @@ import type { Db } from "@/lib/db/client";
 /** `charts`: classic Helm chart repositories; built on first use when absent. */
 export type UpstreamClients = { registry: RegistryClient; forges: ForgeClients; eol: EolClient; charts?: ChartIndexClient };
 
-export type CheckDeps = { db: Db; config: Config; clients: UpstreamClients; now: () => Date };
+export type CheckDeps = { db: Db; config: Config; clients: UpstreamClients; now: Date };

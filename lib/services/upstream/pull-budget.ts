@@ -15,7 +15,7 @@ type BudgetDeps = {
   db: Db;
   config: Pick<Config, "dockerHubHosts" | "registryCredentials">;
   clients: { registry: { rateLimitOf(host: string): { limit: number | null; remaining: number; windowSeconds: number | null; at: number } | null } };
-  now: () => Date;
+  now: Date;
 };
 
 export type RationedHost = { host: string; profile: PullProfile; defaults: BudgetDefaults; isSignedIn: boolean };
@@ -40,7 +40,7 @@ export type Spend = { granted: true; release(unused: number): Promise<void> } | 
 export async function spendPulls(deps: BudgetDeps, host: string, purpose: PullPurpose, pulls: number): Promise<Spend> {
   const rationed = rationedHost(deps.config, host);
   if (!rationed || pulls <= 0) return { granted: true, release: async () => {} };
-  const r: Reservation = await reservePulls(deps.db, { host: rationed.host, defaults: rationed.defaults, purpose, pulls, now: deps.now() });
+  const r: Reservation = await reservePulls(deps.db, { host: rationed.host, defaults: rationed.defaults, purpose, pulls, now: deps.now });
   if (!r.granted) return r;
   return {
     granted: true,
@@ -63,7 +63,7 @@ export async function noteRateLimit(deps: BudgetDeps, host: string): Promise<voi
 export async function notePullsRefused(deps: BudgetDeps, host: string, retryAfterSeconds: number | undefined): Promise<void> {
   const rationed = rationedHost(deps.config, host);
   if (!rationed) return;
-  const now = deps.now();
+  const now = deps.now;
   const until = new Date(now.getTime() + (retryAfterSeconds ?? rationed.defaults.windowSeconds) * 1000);
   await recordPullsBlocked(deps.db, { host: rationed.host, defaults: rationed.defaults, until, at: now });
 }

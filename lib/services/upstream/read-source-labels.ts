@@ -31,7 +31,7 @@ export function labelReference(tags: readonly string[]): string | null {
 
 export async function readDueSourceLabels(deps: CheckDeps, opts: { limit?: number } = {}): Promise<LabelTickResult> {
   const result: LabelTickResult = { read: 0, waiting: 0, failed: 0, no_tag: 0 };
-  const due = await leaseDueLabels(deps.db, deps.now(), opts.limit ?? DEFAULT_LIMIT);
+  const due = await leaseDueLabels(deps.db, deps.now, opts.limit ?? DEFAULT_LIMIT);
   // Once a host has no pulls to spare, its other repositories wait for the same moment.
   const waitingUntil = new Map<string, Date>();
   for (const repo of due) {
@@ -55,7 +55,7 @@ async function readSourceLabel(deps: CheckDeps, repo: DueLabel): Promise<ReadOut
   const target = { host: repo.host, path: repo.path };
   const tags = (await db.upstreamTag.findMany({ where: { repositoryId: repo.id }, select: { name: true } })).map((t) => t.name);
   const reference = labelReference(tags);
-  const now = deps.now();
+  const now = deps.now;
   if (!reference) {
     await db.upstreamRepository.update({ where: { id: repo.id }, data: { labelCheckedAt: now, labelDueAt: nextLabelReadAt(now, repo.id), labelWaitingQuota: false, labelError: null, labelFailures: 0 } });
     return { kind: "no_tag" };

@@ -1,5 +1,8 @@
 // "Check now" (service page, API, `driftwatch check`): the service's
 // repository becomes due at once and is checked in this process right away.
+import { leaseRepository } from "@/lib/db/queries/upstream/lease-repository";
+import { listRepositoryRows } from "@/lib/db/queries/upstream/list-repository-rows";
+import { markRepositoryDue } from "@/lib/db/queries/upstream/mark-repository-due";
 import { loadServiceFacts } from "@/lib/db/queries/services";
 import { AppError } from "@/lib/domain/errors";
 import { isChartKey, parseChartKey } from "@/lib/domain/charts";
@@ -22,18 +25,15 @@ export async function requestCheck({ ctx, name }: { ctx: Ctx; name: string }): P
   const repositoryKey = key ? (isChartKey(key) ? parseChartKey(key)?.key : parseImageRef(key)?.key) : undefined;
   if (!repositoryKey) throw new AppError("conflict", `Service ${name} has no repository to check yet: nothing runs it and none is set (a chart needs chart_repository).`);
   await ensureUpstreamRepositories(ctx.db, workspaceId, [repositoryKey], ctx.config.serverRegistries, ctx.now);
-  const repos = await ctx.db.upstreamRepository.findMany({ where: { key: repositoryKey, OR: [{ ownerWorkspaceId: null }, { ownerWorkspaceId: workspaceId }] } });
+  const repos = await listRepositoryRows(ctx.db, workspaceId, repositoryKey);
   const repo = repos.find((r) => r.ownerWorkspaceId === workspaceId) ?? repos[0]!;
   const now = ctx.now;
   if (repo.checkedBy === "agent") {
     // Looked at by the workspace's agents on their next report.
-    await ctx.db.upstreamRepository.update({ where: { id: repo.id }, data: { dueAt: now } });
+    await markRepositoryDue(ctx.db, repo.id, now);
     return { service: name, repository: repo.key, checked_by: "agent", repository_id: repo.id, leased: false };
   }
   // Take the same lease the scheduler takes, so the repository is not checked twice at once.
-  const claimed = await ctx.db.upstreamRepository.updateMany({
-    where: { id: repo.id, OR: [{ leasedUntil: null }, { leasedUntil: { lt: now } }] },
-    data: { dueAt: now, leasedUntil: new Date(now.getTime() + 5 * 60_000) },
-  });
-  return { service: name, repository: repo.key, checked_by: "server", repository_id: repo.id, leased: claimed.count === 1 };
+  const leased = await leaseRepository(ctx.db, repo.id, now, new Date(now.getTime() + 5 * 60_000));
+  return { service: name, repository: repo.key, checked_by: "server", repository_id: repo.id, leased };
 }

@@ -2,6 +2,8 @@
 // workers split them with FOR UPDATE SKIP LOCKED, so none is checked twice),
 // check them with bounded concurrency, and report what happened.
 import type { Db } from "@/lib/db/client";
+import { leaseDueRepositories as leaseDue } from "@/lib/db/queries/upstream/lease-due-repositories";
+import { releaseFailedCheck } from "@/lib/db/queries/upstream/release-failed-check";
 import { checkRepository, type CheckDeps, type CheckOutcome } from "./check-repository";
 import { readDueSourceLabels, type LabelTickResult } from "./read-source-labels";
 import { syncEol } from "./sync-eol";
@@ -25,21 +27,11 @@ export async function leaseDueRepositories(db: Db, now: Date, limit: number): Pr
   // A lease another scheduler took a moment ago may end a little after ours would (its clock read later):
   // only one further ahead than a lease can reach, even across some skew, was set by a clock since set back.
   const leaseFromSetBackClock = new Date(now.getTime() + 2 * LEASE_MS);
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    UPDATE upstream_repositories SET leased_until = ${leaseUntil}
-    WHERE id IN (
-      SELECT id FROM upstream_repositories
-      WHERE checked_by = 'server' AND (due_at <= ${now} OR due_at > ${farAhead})
-        AND (leased_until IS NULL OR leased_until < ${now} OR leased_until > ${leaseFromSetBackClock})
-      ORDER BY due_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING id::text`;
-  return rows.map((r) => r.id);
+  return leaseDue(db, { now, leaseUntil, farAhead, leaseFromSetBackClock }, limit);
 }
 
 export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; concurrency?: number; labelLimit?: number } = {}): Promise<TickResult> {
-  const ids = await leaseDueRepositories(deps.db, deps.now(), opts.limit ?? 200);
+  const ids = await leaseDueRepositories(deps.db, deps.now, opts.limit ?? 200);
   const outcomes: CheckOutcome[] = [];
   const queue = [...ids];
   const workers = Array.from({ length: Math.min(opts.concurrency ?? 8, queue.length) }, async () => {
@@ -50,9 +42,7 @@ export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; conc
         // Not due again at once: another scheduler's tick this minute would check it a second time.
         const error = (err as Error).message;
         outcomes.push({ status: "failed", host: "", error, retryInMs: RETRY_AFTER_ERROR_MS });
-        await deps.db.upstreamRepository
-          .update({ where: { id }, data: { leasedUntil: null, dueAt: new Date(deps.now().getTime() + RETRY_AFTER_ERROR_MS), lastError: error.slice(0, 1000) } })
-          .catch(() => {});
+        await releaseFailedCheck(deps.db, id, new Date(deps.now.getTime() + RETRY_AFTER_ERROR_MS), error).catch(() => {});
       }
     }
   });

@@ -1,6 +1,7 @@
 // Where an image's source-label read stands, for the service page: read,
 // waiting for the registry's pull quota (and until about when), retrying
 // after a failure, not needed (the source is known otherwise), or not yet.
+import { getServerLabelState } from "@/lib/db/queries/upstream/get-server-label-state";
 import { requireRole, type RequestCtx } from "../context";
 import { rationedHost } from "./pull-budget";
 
@@ -16,10 +17,7 @@ export type SourceLabelStatus = {
 /** The server-checked repository's label status, or null when the server does not check it. */
 export async function getSourceLabelStatus({ ctx, repository }: { ctx: RequestCtx; repository: string }): Promise<SourceLabelStatus | null> {
   requireRole(ctx.actor, "viewer");
-  const row = await ctx.db.upstreamRepository.findFirst({
-    where: { key: repository, ownerWorkspaceId: null, checkedBy: "server" },
-    select: { host: true, labelNeeded: true, labelCheckedAt: true, labelDueAt: true, labelWaitingQuota: true, labelFailures: true, labelError: true },
-  });
+  const row = await getServerLabelState(ctx.db, repository);
   if (!row) return null;
   const hostName = rationedHost(ctx.config, row.host)?.profile.name ?? null;
   const state: SourceLabelStatus["state"] = !row.labelNeeded

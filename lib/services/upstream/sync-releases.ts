@@ -38,7 +38,7 @@ async function forgeRefsFor(deps: CheckDeps, repositoryKey: string, sourceLabel:
 
 /** `policies`: those of the services tracking the repository, when the caller has read them already. */
 export async function syncReleasesFor(deps: CheckDeps, repositoryKey: string, sourceLabel: string | null, opts: { force?: boolean; policies?: readonly (Policy | null)[] } = {}): Promise<number> {
-  const now = deps.now();
+  const now = deps.now;
   let fetched = 0;
   for (const ref of await forgeRefsFor(deps, repositoryKey, sourceLabel, opts.policies)) {
     const row = await deps.db.forgeRepository.upsert({

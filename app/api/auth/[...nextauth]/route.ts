@@ -23,7 +23,8 @@ export async function POST(req: Request): Promise<Response> {
     try {
       const form = await req.clone().formData().catch(() => null);
       const email = normalizeEmail(form?.get("email"));
-      const { db, now } = await getServerServices();
+      const { db } = await getServerServices();
+      const now = new Date();
       const wait = await signInRetryAfter({ db, now }, { email: email ?? "", ip: clientAddress(req.headers) });
       if (wait > 0) {
         return problemResponse("rate_limited", "Too many failed sign-ins. Wait before trying again.", { headers: { "retry-after": String(wait) } });

@@ -11,7 +11,7 @@ export const POST = handle(ops.checkService, async ({ ctx, params }) => {
   const request = await requestCheck({ ctx, name: params.name });
   if (request.leased) {
     // Not awaited: the caller gets 202 at once, the check runs now in this (long-running) process.
-    void checkRepository({ db: ctx.db, config: ctx.config, clients: getUpstreamClients(ctx.config), now: () => new Date() }, request.repository_id)
+    void checkRepository({ db: ctx.db, config: ctx.config, clients: getUpstreamClients(ctx.config), now: ctx.now }, request.repository_id)
       .catch((err: unknown) => log.warn(`manual check of ${request.repository} failed: ${String(err)}`))
       // Drift follows what the check learned.
       .then(() => evaluateWorkspaceDrift({ ctx: { db: ctx.db, config: ctx.config, now: ctx.now }, input: { workspaceId: workspaceOf(ctx.actor) } }))
