@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { signIn } from "./support/owner";
 import { seedWorkspace } from "./support/seed";
 
-const PAGES = ["/", "/services/web", "/updates", "/promotions", "/delivery", "/report", "/settings/environments", "/settings/agents", "/settings/compose", "/settings/notifications", "/settings/users", "/settings/tokens"];
+const PAGES = ["/", "/services/web", "/updates", "/promotions", "/delivery", "/report", "/settings/environments", "/settings/agents", "/settings/compose", "/settings/notifications", "/settings/users", "/settings/tokens", "/settings/sharing"];
 
 test.beforeAll(async ({ request }) => {
   await seedWorkspace(request);

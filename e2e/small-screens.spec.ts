@@ -9,7 +9,7 @@ import { seedWorkspace } from "./support/seed";
 const PHONE = { width: 390, height: 844 };
 const PAGES = [
   "/", "/services/web", "/updates", "/promotions", "/delivery", "/report",
-  "/settings/environments", "/settings/agents", "/settings/compose", "/settings/notifications", "/settings/users", "/settings/tokens",
+  "/settings/environments", "/settings/agents", "/settings/compose", "/settings/notifications", "/settings/users", "/settings/tokens", "/settings/sharing",
 ];
 const slug = (p: string) => (p === "/" ? "matrix" : p.slice(1).replaceAll("/", "-"));
 
