@@ -1,9 +1,8 @@
 // Report intake: an agent's report is the whole current state of one target. The rules are in
 // lib/domain/intake/plan.ts; this reads the target, plans, and writes, retrying when reports race.
 import { withoutUserinfo, type AgentReport } from "@/lib/domain/agent-report";
-import { Prisma } from "@/lib/db/client";
 import { sqlStateOf } from "@/lib/db/errors";
-import { applyReport } from "@/lib/db/queries/intake/apply-report";
+import { applyReport, repositoriesCteSql, targetLockedSql } from "@/lib/db/queries/intake/apply-report";
 import { ensureReportTarget, type ReportInput, type ReportTarget } from "@/lib/db/queries/intake/ensure-report-target";
 import { listLastClosedRuns } from "@/lib/db/queries/intake/list-last-closed-runs";
 import { planReport, reportChange } from "@/lib/domain/intake/plan";
@@ -112,11 +111,11 @@ export async function applyTargetReport(
     let repositories: ReturnType<typeof upstreamRepositoriesInsert> = null;
     if (change.fresh.length && opts.serverRegistries) {
       const keys = report.workloads.filter((w) => w.main).map((w) => runRepositoryOf(w).repository);
-      repositories = upstreamRepositoriesInsert(workspaceId, keys, opts.serverRegistries, now, { onlyIf: Prisma.sql`EXISTS (SELECT 1 FROM t)`, unknownOnly: true });
+      repositories = upstreamRepositoriesInsert(workspaceId, keys, opts.serverRegistries, now, { onlyIf: targetLockedSql(), unknownOnly: true });
     }
     let applied: boolean;
     try {
-      applied = await applyReport(ctx.db, input, target, change, repositories ? [Prisma.sql`repositories AS (${repositories.sql})`] : []);
+      applied = await applyReport(ctx.db, input, target, change, repositories ? [repositoriesCteSql(repositories.sql)] : []);
     } catch (err) {
       if (retryable(err)) continue;
       // A service first seen in this report, after a read that created none: its rows found no service_id. Create it.

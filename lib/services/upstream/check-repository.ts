@@ -9,6 +9,18 @@ import { isPrivateRepositoryError } from "@/lib/adapters/registries/client";
 import type { RegistryClient } from "@/lib/adapters/registries/client";
 import { resolveDigest } from "@/lib/adapters/registries/resolve";
 import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
+import { countUpstreamTags } from "@/lib/db/queries/upstream/count-upstream-tags";
+import { getUpstreamRepository } from "@/lib/db/queries/upstream/get-upstream-repository";
+import { handRepositoryToAgents } from "@/lib/db/queries/upstream/hand-repository-to-agents";
+import { listDigestResolutions } from "@/lib/db/queries/upstream/list-digest-resolutions";
+import { listRunningDigests } from "@/lib/db/queries/upstream/list-running-digests";
+import { listTagDigests } from "@/lib/db/queries/upstream/list-tag-digests";
+import { putDigestResolution } from "@/lib/db/queries/upstream/put-digest-resolution";
+import { recordCheckFailure } from "@/lib/db/queries/upstream/record-check-failure";
+import { recordCheckSuccess } from "@/lib/db/queries/upstream/record-check-success";
+import { recordTagDigest } from "@/lib/db/queries/upstream/record-tag-digest";
+import { recordTagPlatformDigests } from "@/lib/db/queries/upstream/record-tag-platform-digests";
+import { replaceUpstreamTags } from "@/lib/db/queries/upstream/replace-upstream-tags";
 import { AppError } from "@/lib/domain/errors";
 import type { Policy } from "@/lib/domain/policy";
 import { describeRegistryFailure, registryFailureOf } from "@/lib/domain/upstream";
@@ -44,7 +56,7 @@ export function retryDelayMs(failures: number): number {
 export async function checkRepository(deps: CheckDeps, repositoryId: string): Promise<CheckOutcome> {
   const { db, clients } = deps;
   const started = Date.now();
-  const repo = await db.upstreamRepository.findUnique({ where: { id: repositoryId } });
+  const repo = await getUpstreamRepository(db, repositoryId);
   if (!repo) return { status: "skipped", reason: "missing" };
   if (repo.checkedBy === "agent") return { status: "skipped", reason: "agent" };
   if (isChartKey(repo.key)) return checkChartRepository(deps, repo, started, { fingerprint: tagsFingerprint, retryDelayMs });
@@ -55,27 +67,21 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   try {
     tags = await clients.registry.listTags(target);
     // An empty answer where tags were stored is a registry glitch, not every tag deleted: keep the list.
-    if (tags.length === 0 && (await db.upstreamTag.count({ where: { repositoryId: repo.id } })) > 0) {
+    if (tags.length === 0 && (await countUpstreamTags(db, repo.id)) > 0) {
       throw new AppError("registry_unavailable", `${repo.key}: the registry listed no tags; the stored list is kept.`);
     }
   } catch (err) {
     if (isPrivateRepositoryError(err)) {
-      await db.upstreamRepository.update({
-        where: { id: repo.id },
-        // Not a failure: the agents check it from now on and their reports set its state; until then it is
-        // unchecked, with the registry's answer kept as the reason.
-        data: { checkedBy: "agent", checkedAt: null, lastError: describeRegistryFailure(registryFailureOf(repo.host, err)), leasedUntil: null, dueAt: new Date(now.getTime() + DAY) },
-      });
+      // Not a failure: the agents check it from now on and their reports set its state; until then it is
+      // unchecked, with the registry's answer kept as the reason.
+      await handRepositoryToAgents(db, repo.id, describeRegistryFailure(registryFailureOf(repo.host, err)), new Date(now.getTime() + DAY));
       return { status: "private" };
     }
     const failures = repo.failures + 1;
     const retryInMs = err instanceof AppError && err.retryAfterSeconds ? Math.max(err.retryAfterSeconds * 1000, retryDelayMs(failures)) : retryDelayMs(failures);
     // One line a user understands; checkedAt and the tags stay what the last good check learned.
     const error = describeRegistryFailure(registryFailureOf(repo.host, err));
-    await db.upstreamRepository.update({
-      where: { id: repo.id },
-      data: { failures, lastError: error.slice(0, 1000), leasedUntil: null, dueAt: new Date(now.getTime() + retryInMs), lastDurationMs: Date.now() - started },
-    });
+    await recordCheckFailure(db, repo.id, { failures, error, dueAt: new Date(now.getTime() + retryInMs), durationMs: Date.now() - started });
     return { status: "failed", host: repo.host, error, retryInMs };
   }
 
@@ -83,10 +89,7 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   const changed = fingerprint !== repo.tagsFingerprint;
   if (changed) {
     await db.$transaction(
-      async (tx) => {
-        await tx.upstreamTag.deleteMany({ where: { repositoryId: repo.id, name: { notIn: tags } } });
-        await tx.upstreamTag.createMany({ data: tags.map((name) => ({ repositoryId: repo.id, name, firstSeenAt: now })), skipDuplicates: true });
-      },
+      (tx) => replaceUpstreamTags(tx, repo.id, tags, now),
       // Prisma's defaults (2 s to get a connection) fail checks on a busy machine, after the tags were
       // listed: the retry would list them again. Wait as long as report intake does.
       { maxWait: 15_000, timeout: 30_000 },
@@ -105,13 +108,10 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   await syncReleasesFor(deps, repo.key, repo.sourceLabel, { force: changed, policies });
 
   // The fingerprint only when the tags changed: a write of it counts as new data for drift (evaluation-marker.ts).
-  await db.upstreamRepository.update({
-    where: { id: repo.id },
-    data: {
-      checkedAt: now, dueAt: new Date(now.getTime() + HOUR), ...(changed ? { tagsFingerprint: fingerprint } : {}), failures: 0, lastError: null, leasedUntil: null,
-      ...(labelNeeded !== repo.labelNeeded ? { labelNeeded } : {}),
-      lastDurationMs: Date.now() - started,
-    },
+  await recordCheckSuccess(db, repo.id, {
+    checkedAt: now, dueAt: new Date(now.getTime() + HOUR), tagsFingerprint: changed ? fingerprint : undefined,
+    labelNeeded: labelNeeded !== repo.labelNeeded ? labelNeeded : undefined,
+    durationMs: Date.now() - started,
   });
   return { status: "ok", host: repo.host, changed, tags: tags.length, resolved, durationMs: Date.now() - started };
 }
@@ -129,13 +129,11 @@ class BudgetSpentError extends AppError {
 async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: string[]): Promise<number> {
   const { db, clients } = deps;
   const now = deps.now;
-  const running = await db.$queryRaw<{ tag: string; digest: string | null; platform_digest: string | null }[]>`
-    SELECT DISTINCT r.tag, r.digest, r.platform_digest FROM runs r
-    WHERE r.repository = ${repo.key} AND r."to" IS NULL AND NOT r.declared AND (r.digest IS NOT NULL OR r.platform_digest IS NOT NULL)`;
+  const running = await listRunningDigests(db, repo.key);
   if (running.length === 0) return 0;
-  const cached = await db.digestResolution.findMany({ where: { repositoryId: repo.id } });
+  const cached = await listDigestResolutions(db, repo.id);
   const cache = new Map(cached.map((c) => [c.digest, c]));
-  const tagRows = await db.upstreamTag.findMany({ where: { repositoryId: repo.id, digest: { not: null } }, select: { name: true, digest: true } });
+  const tagRows = await listTagDigests(db, repo.id);
   const known = new Map<string, string | null>(tagRows.map((t) => [t.name, t.digest]));
   let resolvedCount = 0;
   // A platform digest costs a manifest GET per candidate looked into: each a pull from the host's budget.
@@ -167,13 +165,13 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     }
     for (const [tag, d] of result.learned) {
       known.set(tag, d);
-      await db.upstreamTag.updateMany({ where: { repositoryId: repo.id, name: tag }, data: { digest: d, digestCheckedAt: now } });
+      await recordTagDigest(db, repo.id, tag, d, now);
     }
     for (const [tag, platforms] of result.platformDigestsLearned) {
-      await db.upstreamTag.updateMany({ where: { repositoryId: repo.id, name: tag }, data: { platformDigests: platforms } });
+      await recordTagPlatformDigests(db, repo.id, tag, platforms);
     }
     const row = { tag: result.tag, resolvedAt: now, retryAt: result.tag ? null : new Date(now.getTime() + DAY) };
-    await db.digestResolution.upsert({ where: { repositoryId_digest: { repositoryId: repo.id, digest } }, create: { repositoryId: repo.id, digest, ...row }, update: row });
+    await putDigestResolution(db, repo.id, digest, row);
     cache.set(digest, { repositoryId: repo.id, digest, ...row });
     if (result.tag) resolvedCount++;
   }

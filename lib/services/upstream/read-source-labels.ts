@@ -6,6 +6,10 @@
 // that fails keeps the last good label and is retried within hours.
 import { AppError } from "@/lib/domain/errors";
 import { leaseDueLabels, type DueLabel } from "@/lib/db/queries/lease-due-labels";
+import { listTagNames } from "@/lib/db/queries/upstream/list-tag-names";
+import { markLabelWaiting } from "@/lib/db/queries/upstream/mark-label-waiting";
+import { recordLabelFailure } from "@/lib/db/queries/upstream/record-label-failure";
+import { recordLabelRead } from "@/lib/db/queries/upstream/record-label-read";
 import { labelRetryAt, nextLabelReadAt } from "@/lib/domain/registry-budget/label-schedule";
 import { compareTags, parseTag } from "@/lib/domain/versions";
 import type { CheckDeps } from "./check-repository";
@@ -53,11 +57,11 @@ type ReadOutcome = { kind: "read" | "failed" | "no_tag" } | { kind: "waiting"; u
 async function readSourceLabel(deps: CheckDeps, repo: DueLabel): Promise<ReadOutcome> {
   const { db } = deps;
   const target = { host: repo.host, path: repo.path };
-  const tags = (await db.upstreamTag.findMany({ where: { repositoryId: repo.id }, select: { name: true } })).map((t) => t.name);
+  const tags = await listTagNames(db, repo.id);
   const reference = labelReference(tags);
   const now = deps.now;
   if (!reference) {
-    await db.upstreamRepository.update({ where: { id: repo.id }, data: { labelCheckedAt: now, labelDueAt: nextLabelReadAt(now, repo.id), labelWaitingQuota: false, labelError: null, labelFailures: 0 } });
+    await recordLabelRead(db, repo.id, now, nextLabelReadAt(now, repo.id));
     return { kind: "no_tag" };
   }
   const isRationed = rationedHost(deps.config, repo.host) !== null;
@@ -79,10 +83,7 @@ async function readSourceLabel(deps: CheckDeps, repo: DueLabel): Promise<ReadOut
     await release(MAX_LABEL_PULLS - spent);
     await noteRateLimit(deps, repo.host);
     const label = labels[SOURCE_LABEL] ?? null;
-    await db.upstreamRepository.update({
-      where: { id: repo.id },
-      data: { sourceLabel: label, labelCheckedAt: now, labelDueAt: nextLabelReadAt(now, repo.id), labelFailures: 0, labelError: null, labelWaitingQuota: false },
-    });
+    await recordLabelRead(db, repo.id, now, nextLabelReadAt(now, repo.id), label);
     // Release notes follow a new label at once rather than at the next hourly check (a forge fetched
     // within the hour is not fetched again).
     await syncReleasesFor(deps, repo.key, label).catch(() => 0);
@@ -99,11 +100,11 @@ async function readSourceLabel(deps: CheckDeps, repo: DueLabel): Promise<ReadOut
     const failures = repo.labelFailures + 1;
     const message = err instanceof Error ? err.message : String(err);
     // The last good label stays: release notes do not vanish because one read failed.
-    await db.upstreamRepository.update({ where: { id: repo.id }, data: { labelFailures: failures, labelError: message.slice(0, 1000), labelDueAt: labelRetryAt(now, failures), labelWaitingQuota: false } });
+    await recordLabelFailure(db, repo.id, failures, message, labelRetryAt(now, failures));
     return { kind: "failed" };
   }
 }
 
 async function markWaiting(deps: CheckDeps, repo: DueLabel, until: Date): Promise<void> {
-  await deps.db.upstreamRepository.update({ where: { id: repo.id }, data: { labelDueAt: until, labelWaitingQuota: true } });
+  await markLabelWaiting(deps.db, repo.id, until);
 }

@@ -6,6 +6,10 @@
 // is refused again by the forge clients before any request.
 import type { Prisma } from "@/lib/db/client";
 import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
+import { ensureForgeRepository } from "@/lib/db/queries/releases/ensure-forge-repository";
+import { recordForgeError } from "@/lib/db/queries/releases/record-forge-error";
+import { recordForgeFetch } from "@/lib/db/queries/releases/record-forge-fetch";
+import { replaceReleases } from "@/lib/db/queries/releases/replace-releases";
 import { forgeFromSourceLabel } from "@/lib/domain/forge-hosts";
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "../services/catalog-lookup";
@@ -41,32 +45,24 @@ export async function syncReleasesFor(deps: CheckDeps, repositoryKey: string, so
   const now = deps.now;
   let fetched = 0;
   for (const ref of await forgeRefsFor(deps, repositoryKey, sourceLabel, opts.policies)) {
-    const row = await deps.db.forgeRepository.upsert({
-      where: { kind_name: { kind: ref.kind, name: ref.repository } },
-      create: { kind: ref.kind, name: ref.repository },
-      update: {},
-    });
+    const row = await ensureForgeRepository(deps.db, ref.kind, ref.repository);
     if (!opts.force && row.fetchedAt && now.getTime() - row.fetchedAt.getTime() < REFRESH_MS) continue;
     try {
       const result = await deps.clients.forges.listReleases({ kind: ref.kind, repository: ref.repository, etag: row.etag });
       fetched++;
       if (result.notModified) {
-        await deps.db.forgeRepository.update({ where: { id: row.id }, data: { fetchedAt: now, lastError: null } });
+        await recordForgeFetch(deps.db, row.id, now);
         continue;
       }
       await deps.db.$transaction(async (tx: Prisma.TransactionClient) => {
-        await tx.release.deleteMany({ where: { forgeRepositoryId: row.id } });
-        await tx.release.createMany({
-          data: result.releases.map((r) => ({
-            forgeRepositoryId: row.id, tag: r.tag, name: r.name, url: r.url, prerelease: r.prerelease,
-            publishedAt: r.publishedAt ? new Date(r.publishedAt) : null,
-          })),
-          skipDuplicates: true,
-        });
-        await tx.forgeRepository.update({ where: { id: row.id }, data: { etag: result.etag, fetchedAt: now, lastError: null } });
+        await replaceReleases(tx, row.id, result.releases.map((r) => ({
+          tag: r.tag, name: r.name, url: r.url, prerelease: r.prerelease,
+          publishedAt: r.publishedAt ? new Date(r.publishedAt) : null,
+        })));
+        await recordForgeFetch(tx, row.id, now, result.etag);
       });
     } catch (err) {
-      await deps.db.forgeRepository.update({ where: { id: row.id }, data: { lastError: (err as Error).message.slice(0, 1000), fetchedAt: now } });
+      await recordForgeError(deps.db, row.id, now, (err as Error).message);
     }
   }
   return fetched;

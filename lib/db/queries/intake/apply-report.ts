@@ -43,6 +43,16 @@ export async function applyReport(
   return (row?.applied ?? 0) > 0;
 }
 
+/** Holds only once the statement locked the target as `t`: a part of it that must write nothing otherwise checks it. */
+export function targetLockedSql(): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM t)`;
+}
+
+/** `insert` (the registration of the report's repositories) as one of applyReport's `extra` CTEs. */
+export function repositoriesCteSql(insert: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`repositories AS (${insert})`;
+}
+
 /**
  * New history rows for the target locked as `t`, as one JSON document: JSON.stringify is native, where
  * the driver writes array parameters element by element (a report's hot path). A service that vanished
