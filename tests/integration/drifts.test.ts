@@ -335,7 +335,7 @@ describe("drift inputs agree with the matrix's read models", () => {
     await db.upstreamTag.createMany({ data: ["1.2", "1.2.0", "1.2.1"].map((name) => ({ repositoryId: repo.id, name, platformDigests: [], firstSeenAt: new Date(Date.now() - DAY) })) });
     await db.digestResolution.create({ data: { repositoryId: repo.id, digest: D(30), tag: "1.2.1" } });
 
-    const { loadUpstream } = await import("@/lib/db/queries/upstream");
+    const { loadUpstream } = await import("@/lib/db/queries/upstream/list-upstream-facts");
     const { loadDriftInputs } = await import("@/lib/services/drift/load-inputs");
 
     // The tags drift judges each service against are loadUpstream's for its repository.
@@ -459,7 +459,7 @@ describe("drift inputs agree with the matrix's read models", () => {
     const repo = await db.upstreamRepository.findFirstOrThrow({ where: { key: `${REGISTRY}/web`, ownerWorkspaceId: ws.id } });
     await db.upstreamRepository.update({ where: { id: repo.id }, data: { checkedAt: new Date(Date.now() - HOUR), lastError: "unauthorized", sourceLabel: "https://github.com/acme/web" } });
 
-    const { loadServiceFacts } = await import("@/lib/db/queries/services");
+    const { loadServiceFacts } = await import("@/lib/db/queries/services/list-service-facts");
     const { loadDriftInputs } = await import("@/lib/services/drift/load-inputs");
     const inputs = await loadDriftInputs(db, { eolEnabled: false }, ws.id, new Date());
     const facts = await loadServiceFacts(db, ws.id);

@@ -37,7 +37,7 @@ import { recordAgentReport } from "@/lib/services/agent-reports/record";
 import { pruneHistory } from "@/lib/services/retention/prune";
 import { getServiceDetail } from "@/lib/services/services/get-detail";
 import { leaseDueRepositories } from "@/lib/services/upstream/run-check-tick";
-import { leaseDueLabels } from "@/lib/db/queries/lease-due-labels";
+import { leaseDueLabels } from "@/lib/db/queries/upstream/lease-due-labels";
 import { syncReleasesFor } from "@/lib/services/upstream/sync-releases";
 import type { UpstreamClients } from "@/lib/services/upstream/ports";
 

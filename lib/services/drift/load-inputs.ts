@@ -6,7 +6,7 @@ import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { decodeCurrentRuns, listCurrentRuns, readCurrentRuns, type CurrentRuns, type RunImage, type ServiceRow, type UpstreamTags, type WorkspaceDocument } from "@/lib/db/queries/runs/list-current-runs";
 import { listServiceRows } from "@/lib/db/queries/runs/list-service-rows";
-import type { ServiceFacts } from "@/lib/db/queries/services";
+import type { ServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { selectNewestOrNull, type CurrentRun, type EnvironmentInfo, type EolCycleInfo, type ServiceInput } from "@/lib/domain/drift";
 import { findCycle } from "@/lib/domain/eol";
 import { effectivePolicy, type EffectivePolicy, type Policy } from "@/lib/domain/policy";

@@ -1,7 +1,7 @@
 // End of life as the matrix and drift see it: the product a service's image
 // belongs to (policy `eol`, else the catalog, else endoflife.date's purl list),
 // and the state of the running version's cycle, from cached product data.
-import type { ServiceFacts } from "@/lib/db/queries/services";
+import type { ServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { eolState, findCycle, normaliseRepositoryKey, repositoryKeysForPurl, resolveEolProduct, type EolCycle, type EolState, type PurlIdentifier } from "@/lib/domain/eol";
 import type { Policy } from "@/lib/domain/policy";
 import { catalogFor } from "../services/catalog-lookup";

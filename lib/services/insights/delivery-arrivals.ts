@@ -2,9 +2,9 @@
 // the monthly report), with exact versions worked out as the matrix does: the
 // service's repository (its override, else what its main containers run now),
 // its upstream tags, and the digest cache.
-import { loadArrivalGroups } from "@/lib/db/queries/delivery-arrivals";
-import { loadServiceFacts } from "@/lib/db/queries/services";
-import { loadUpstream } from "@/lib/db/queries/upstream";
+import { loadArrivalGroups } from "@/lib/db/queries/delivery-arrivals/list-arrival-groups";
+import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
+import { loadUpstream } from "@/lib/db/queries/upstream/list-upstream-facts";
 import { ArrivalIndex } from "@/lib/domain/insights";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import type { RequestCtx } from "../context";

@@ -6,7 +6,7 @@ import { countActiveDriftsByKind } from "@/lib/db/queries/drifts/count-active-dr
 import { countPendingDeliveries } from "@/lib/db/queries/notifications/count-pending-deliveries";
 import { listReportingTargets } from "@/lib/db/queries/targets/list-reporting-targets";
 import { listUpstreamHostStats } from "@/lib/db/queries/upstream/list-upstream-host-stats";
-import { loadUpstreamCheckStates } from "@/lib/db/queries/upstream-check-states";
+import { loadUpstreamCheckStates } from "@/lib/db/queries/upstream/list-upstream-check-states";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { countUpstreamStates } from "@/lib/domain/upstream";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";

@@ -2,7 +2,7 @@
 // exists (services, targets), what was deployed where with lead times, which
 // new upstream releases came out for what runs, and what needs attention now,
 // most important first. Read through the same services as the API.
-import { loadServiceFacts } from "@/lib/db/queries/services";
+import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { listTagsFirstSeen } from "@/lib/db/queries/upstream/list-tags-first-seen";
 import { listVisibleRepositories } from "@/lib/db/queries/upstream/list-visible-repositories";
 import { describeLineMove, type DeliveryStats } from "@/lib/domain/insights";

@@ -22,10 +22,10 @@ import { tryLockRetention } from "@/lib/db/queries/retention/try-lock-retention"
 import { deleteRuns } from "@/lib/db/queries/runs/delete-runs";
 import { getAnyRunClosedBefore } from "@/lib/db/queries/runs/get-any-run-closed-before";
 import { listPrunableRuns } from "@/lib/db/queries/runs/list-prunable-runs";
-import { loadServiceFacts } from "@/lib/db/queries/services";
+import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { deleteOldLoginAttempts } from "@/lib/db/queries/sessions/delete-old-login-attempts";
 import { listWorkspaceIds } from "@/lib/db/queries/workspaces/list-workspace-ids";
-import { loadUpstream } from "@/lib/db/queries/upstream";
+import { loadUpstream } from "@/lib/db/queries/upstream/list-upstream-facts";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { log } from "@/lib/log";
 import type { TickCtx } from "../context";

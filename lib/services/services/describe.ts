@@ -3,7 +3,7 @@
 // release dates and notes come from. Pure given the facts and the catalog.
 import type { z } from "zod";
 import type { serviceSchema } from "@/lib/services/services/schemas";
-import type { ServiceFacts } from "@/lib/db/queries/services";
+import type { ServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { DEFAULT_POLICY, type Policy } from "@/lib/domain/policy";
 import { catalogFor, forgeFromLabel } from "./catalog-lookup";
 import { upstreamStatusOf } from "../upstream/status";

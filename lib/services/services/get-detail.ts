@@ -3,7 +3,7 @@
 // releases between what runs and the newest, thirty days of history, open
 // drift, acknowledgements and the badge states.
 import { getServiceId } from "@/lib/db/queries/services/get-service-id";
-import { loadUpstream } from "@/lib/db/queries/upstream";
+import { loadUpstream } from "@/lib/db/queries/upstream/list-upstream-facts";
 import { AppError } from "@/lib/domain/errors";
 import { effectivePolicy, type Policy } from "@/lib/domain/policy";
 import { compareTags, selectNewest } from "@/lib/domain/versions";

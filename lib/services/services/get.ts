@@ -1,5 +1,5 @@
 // One service as the API describes it.
-import { loadServiceFacts } from "@/lib/db/queries/services";
+import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { AppError } from "@/lib/domain/errors";
 import { workspaceOf, type RequestCtx } from "../context";
 import { describeService, type ServiceOut } from "./describe";

@@ -1,5 +1,5 @@
 // The workspace's services as the API describes them, optionally one team's.
-import { loadServiceFacts } from "@/lib/db/queries/services";
+import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { workspaceOf, type RequestCtx } from "../context";
 import { describeService, type ServiceOut } from "./describe";
 import { getMatrix } from "../matrix/get";

@@ -2,7 +2,7 @@
 // process and answer with what the check found (the tags that appeared, the
 // newest release, or why it failed) instead of asking for a reload. The API's
 // POST …/check answers 202 at once; `driftwatch check --wait` polls it.
-import { loadUpstream } from "@/lib/db/queries/upstream";
+import { loadUpstream } from "@/lib/db/queries/upstream/list-upstream-facts";
 import type { UpstreamState } from "@/lib/domain/upstream";
 import { compareTags } from "@/lib/domain/versions";
 import { workspaceOf, type RequestCtx } from "../context";

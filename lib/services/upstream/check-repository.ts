@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { isPrivateRepositoryError } from "@/lib/adapters/registries/client";
 import type { RegistryClient } from "@/lib/adapters/registries/client";
 import { resolveDigest } from "@/lib/adapters/registries/resolve";
-import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
+import { policiesOfRepository } from "@/lib/db/queries/services/list-policies-of-repository";
 import { countUpstreamTags } from "@/lib/db/queries/upstream/count-upstream-tags";
 import { getUpstreamRepository } from "@/lib/db/queries/upstream/get-upstream-repository";
 import { handRepositoryToAgents } from "@/lib/db/queries/upstream/hand-repository-to-agents";

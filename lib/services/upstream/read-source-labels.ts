@@ -5,7 +5,7 @@
 // Docker Hub; the free HEAD before it refreshes the host's own count. A read
 // that fails keeps the last good label and is retried within hours.
 import { AppError } from "@/lib/domain/errors";
-import { leaseDueLabels, type DueLabel } from "@/lib/db/queries/lease-due-labels";
+import { leaseDueLabels, type DueLabel } from "@/lib/db/queries/upstream/lease-due-labels";
 import { listTagNames } from "@/lib/db/queries/upstream/list-tag-names";
 import { markLabelWaiting } from "@/lib/db/queries/upstream/mark-label-waiting";
 import { recordLabelFailure } from "@/lib/db/queries/upstream/record-label-failure";

@@ -3,7 +3,7 @@
 import { leaseRepository } from "@/lib/db/queries/upstream/lease-repository";
 import { listRepositoryRows } from "@/lib/db/queries/upstream/list-repository-rows";
 import { markRepositoryDue } from "@/lib/db/queries/upstream/mark-repository-due";
-import { loadServiceFacts } from "@/lib/db/queries/services";
+import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { AppError } from "@/lib/domain/errors";
 import { isChartKey, parseChartKey } from "@/lib/domain/charts";
 import { parseImageRef } from "@/lib/domain/image-ref";

@@ -9,7 +9,7 @@ import { touchCacheEntry } from "@/lib/db/queries/cache-entries/touch-cache-entr
 import { getEolProduct } from "@/lib/db/queries/eol/get-eol-product";
 import { putEolProduct } from "@/lib/db/queries/eol/put-eol-product";
 import { touchEolProduct } from "@/lib/db/queries/eol/touch-eol-product";
-import { loadServiceFacts } from "@/lib/db/queries/services";
+import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { listWorkspaceIds } from "@/lib/db/queries/workspaces/list-workspace-ids";
 import { eolProductOf, indexPurls, loadPurls, PURLS_CACHE_KEY } from "../eol/status";
 import type { CheckDeps } from "./check-repository";

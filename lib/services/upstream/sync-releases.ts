@@ -5,7 +5,7 @@
 // configured GitLab; anything else was refused when the policy was saved and
 // is refused again by the forge clients before any request.
 import type { Prisma } from "@/lib/db/client";
-import { policiesOfRepository } from "@/lib/db/queries/policies-of-repository";
+import { policiesOfRepository } from "@/lib/db/queries/services/list-policies-of-repository";
 import { ensureForgeRepository } from "@/lib/db/queries/releases/ensure-forge-repository";
 import { recordForgeError } from "@/lib/db/queries/releases/record-forge-error";
 import { recordForgeFetch } from "@/lib/db/queries/releases/record-forge-fetch";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
+import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/upstream/resolved-tag-join";
 import type { HistoryRun } from "@/lib/domain/drift";
 import { exactVersionOf } from "@/lib/domain/running-version";
 

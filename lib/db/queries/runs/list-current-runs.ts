@@ -4,7 +4,7 @@
 // The one read model drift, the matrix, insights and acknowledgements share.
 import { Prisma, type Db } from "@/lib/db/client";
 import { largeRead } from "@/lib/db/large-read";
-import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
+import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/upstream/resolved-tag-join";
 import type { CurrentRun, EnvironmentInfo } from "@/lib/domain/drift";
 
 /** Which open rows to read: a range of service ids (inclusive), or some services; `services: false` leaves the service list out. */

@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/db/client";
-import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/resolved-tag";
+import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/upstream/resolved-tag-join";
 
 export type PrunableRun = {
   id: bigint; service_id: string; environment_id: string; counts: boolean; tag: string; version: string | null; resolved_tag: string | null; from: Date; to: Date;
