@@ -17,7 +17,7 @@ const NOT_NOTED_COLUMNS: Record<string, string[]> = {
 };
 
 /** Tables no insight reads: their writes leave cached insights valid. */
-const NOT_NOTED = ["_prisma_migrations", "users", "memberships", "api_tokens", "agent_keys", "login_attempts", "notification_rules", "events", "deliveries", "badge_keys", "audit_log", "cache_entries", "insight_writes", "insight_writes_pruned", "drift_evaluations", "registry_budgets", "registry_pulls"];
+const NOT_NOTED = ["_prisma_migrations", "users", "memberships", "api_tokens", "agent_keys", "login_attempts", "notification_rules", "events", "deliveries", "badge_keys", "audit_log", "cache_entries", "insight_writes", "insight_writes_pruned", "drift_evaluations", "registry_budgets", "registry_pulls", "oidc_identities", "docker_host_watches"];
 
 let scratch: ScratchDb;
 beforeAll(async () => {
