@@ -69,7 +69,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
         <div className="card empty">
           <h2>No services yet</h2>
           <p>Driftwatch fills this matrix from what your agents report. In this checkout, create an agent key and run an agent on the local Docker Engine:</p>
-          <pre className="code">{`KEY=$(npx driftwatch agent create --workspace ${workspaceName} --name edge-1)\nnpx driftwatch agent --url ${ctx.config.baseUrl} --key "$KEY" --environment production`}</pre>
+          <pre className="code" tabIndex={0}>{`KEY=$(npx driftwatch agent create --workspace ${workspaceName} --name edge-1)\nnpx driftwatch agent --url ${ctx.config.baseUrl} --key "$KEY" --environment production`}</pre>
           <p className="muted">Or declare what should run with a <Link href="/settings/compose">Compose-in-Git target</Link>.</p>
           {hasRole(ctx.actor, "admin") && workspaceName !== DEMO_WORKSPACE ? <DemoOffer from="inside" /> : null}
         </div>

@@ -2,10 +2,11 @@
 // the new tags and the newest release from the loopback registry the server
 // checks itself (playwright.config.ts), or the failure line, and the page's
 // upstream state follows.
+import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { registryPusher } from "../tests/support/registry";
 import { REGISTRY_HOST } from "../playwright.config";
-import { OWNER, shot, signIn } from "./support/owner";
+import { shot, signIn } from "./support/owner";
 import { cliValue } from "./support/seed";
 
 test.describe.configure({ mode: "serial" });
@@ -15,10 +16,13 @@ const suffix = Date.now().toString(36);
 const repo = `e2e/checknow-${suffix}`;
 const service = `checknow-${suffix}`;
 const missing = `checknow-missing-${suffix}`;
+// A workspace of its own, so the shared one keeps the services other specs count.
+const CHECK_OWNER = { workspace: "checks", email: "owner@checks.example", password: `pw-${randomUUID()}` };
 
 test.beforeAll(async ({ request }) => {
   await registry.pushImage(repo, "1.0.0");
-  const agentKey = cliValue(["agent", "create", "--workspace", OWNER.workspace, "--name", `e2e-checknow-${suffix}`]);
+  cliValue(["setup", "--workspace", CHECK_OWNER.workspace, "--email", CHECK_OWNER.email, "--password", CHECK_OWNER.password]);
+  const agentKey = cliValue(["agent", "create", "--workspace", CHECK_OWNER.workspace, "--name", `e2e-checknow-${suffix}`]);
   const since = new Date(Date.now() - 3_600_000).toISOString();
   const w = (name: string, image: string) => ({ service: name, container: name, main: true, image, digest: null, platform_digest: null, platform: "linux/amd64", since });
   const r = await request.post("/api/v1/agent/report", {
@@ -42,7 +46,7 @@ async function checkNow(page: Page) {
 }
 
 test("Check now shows the new tags and the newest release in place", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, CHECK_OWNER);
   await page.goto(`/services/${service}`);
   await registry.pushImage(repo, "1.1.0");
   let result = await checkNow(page);
@@ -62,7 +66,7 @@ test("Check now shows the new tags and the newest release in place", async ({ pa
 });
 
 test("Check now shows the failure line and the failed state in place", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, CHECK_OWNER);
   await page.goto(`/services/${missing}`);
   const result = await checkNow(page);
   await expect(result).toHaveAttribute("data-outcome", "failed");

@@ -128,7 +128,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
             <PolicyForm service={service.name} team={service.team} policy={policyView(service.policy)} source={service.policy_source} />
           ) : (
             <>
-              <pre className="code">{JSON.stringify(service.policy, null, 2)}</pre>
+              <pre className="code" tabIndex={0}>{JSON.stringify(service.policy, null, 2)}</pre>
               <p className="hint">Members and higher can change the policy.</p>
             </>
           )}

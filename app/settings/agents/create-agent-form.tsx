@@ -19,7 +19,7 @@ export function CreateAgentKeyForm({ baseUrl }: { baseUrl: string }) {
           <p><strong>Agent key “{state.name}” created.</strong> Copy it now: it is shown only this once.</p>
           <code className="secret" data-testid="new-agent-key">{state.value}</code>
           <p>Run an agent next to your orchestrator with it (from a Driftwatch checkout; the local Docker Engine by default, see <code>npx driftwatch agent --help</code>):</p>
-          <pre className="code">{agentCommand(baseUrl, state.value)}</pre>
+          <pre className="code" tabIndex={0}>{agentCommand(baseUrl, state.value)}</pre>
           <CopyButton text={state.value} label="Copy key" copiedLabel="Key copied" />
           <CopyButton text={agentCommand(baseUrl, state.value)} label="Copy command" copiedLabel="Command copied" />
         </div>

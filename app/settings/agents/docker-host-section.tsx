@@ -34,7 +34,7 @@ export function DockerHostSection({ probe, watches, environments, isAdmin, baseU
         <div className="grid">
           <p>Driftwatch cannot read a Docker socket here: {probe.reason}</p>
           <p>Run an agent beside your Docker host instead, with an agent key from above:</p>
-          <pre className="code">{`npx driftwatch agent --url ${baseUrl} --key <agent key> --environment production`}</pre>
+          <pre className="code" tabIndex={0}>{`npx driftwatch agent --url ${baseUrl} --key <agent key> --environment production`}</pre>
         </div>
       )}
       {probe.readable && !watchingHere ? (
