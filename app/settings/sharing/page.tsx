@@ -29,7 +29,7 @@ export default async function SharingPage({ searchParams }: { searchParams: Prom
           <p className="muted">Subscribe in any calendar application: the end-of-life dates of the cycles that run here, the day each open drift is announced, and the day a put-off ends.</p>
           {calendar ? (
             <p>
-              <code id="calendar-url" className="mono">{calendar.url}</code>{" "}
+              <code id="calendar-url" className="secret">{calendar.url}</code>{" "}
               <CopyButton text={calendar.url} label="Copy address" describedBy="calendar-url" />
             </p>
           ) : (
