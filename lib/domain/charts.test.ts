@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentReportSchema } from "./agent-report";
-import { chartKeyOf, chartVersionOfOciTag, isChartKey, parseChartKey, parseChartRepository } from "./charts";
+import { chartKeyOf, chartServiceName, chartVersionOfOciTag, isChartKey, parseChartKey, parseChartRepository, serviceKindOf } from "./charts";
 
 describe("chart keys", () => {
   it.each([
@@ -59,7 +59,24 @@ describe("helm_release workloads in a report", () => {
     ["a chart on an image row", [{ ...base, chart }], false],
     ["a chart with an unknown field", [{ ...base, kind: "helm_release", chart: { ...chart, extra: 1 } }], false],
     ["an unknown kind", [{ ...base, kind: "lambda" }], false],
+    ["an image row named like a release's service", [{ ...base, service: "chart:ingress-nginx" }], false],
+    ["a release already named as its service", [{ ...base, service: "chart:ingress-nginx", kind: "helm_release", chart }], true],
   ])("%s", (_, workloads, ok) => {
     expect(report(workloads).success).toBe(ok);
+  });
+});
+
+describe("a release's own service", () => {
+  it.each([
+    ["redis", "chart:redis"],
+    ["shop-api-chart", "chart:shop-api-chart"],
+    ["chart:redis", "chart:redis"],
+  ])("release %s is the service %s", (release, service) => {
+    expect(chartServiceName(release)).toBe(service);
+    expect(serviceKindOf(service)).toBe("chart");
+  });
+
+  it.each(["redis", "web", "charts", "chart-museum"])("%s is an image service", (name) => {
+    expect(serviceKindOf(name)).toBe("image");
   });
 });

@@ -74,5 +74,19 @@ export function chartVersionOfOciTag(tag: string): string {
   return tag.replaceAll("_", "+");
 }
 
+/**
+ * A Helm release is a service of its own, named `chart:<release>`: charts label their pods with the
+ * release's name, and the report schema refuses the prefix on an image workload, so a release's
+ * service never meets its pods' image service however they are named.
+ */
+export const CHART_SERVICE_PREFIX = "chart:";
+
+export type ServiceKind = "image" | "chart";
+
+/** The service of a Helm release reported (or annotated) as `name`. */
+export const chartServiceName = (name: string) => (name.startsWith(CHART_SERVICE_PREFIX) ? name : `${CHART_SERVICE_PREFIX}${name}`);
+
+export const serviceKindOf = (name: string): ServiceKind => (name.startsWith(CHART_SERVICE_PREFIX) ? "chart" : "image");
+
 /** What history shows as a Helm release's "image": the chart and its version. */
 export const chartImage = (chart: { name: string; version: string }) => `${chart.name}:${chart.version}`;
