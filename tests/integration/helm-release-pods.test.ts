@@ -3,6 +3,7 @@
 // the pods and Helm's own release Secrets, collected by the agent's adapter, intake, an upstream check
 // against a classic chart repository and the loopback registry, drift and the matrix. The release is a
 // service of its own; its pods keep their image service. Also: data stored before is split by the migration.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,6 +29,7 @@ import { getMatrix } from "@/lib/services/matrix/get";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
+import { api, baseUrl, makeWorkspace } from "../support/api";
 import { chartWorkshop, serveChartRepository, type ChartRepositoryServer, type ChartWorkshop } from "../support/chart-repos";
 import { releasePod, releaseSecret, secretListAnswer, type RecordSpec } from "../support/helm-release-records";
 import { registryPusher } from "../support/registry";
@@ -197,6 +199,62 @@ describe("a Helm release and its pods of the same name", () => {
     expect(policies.map((p) => p.policy)).toEqual([{ chart_repository: classic.url, min_release_age: "2d" }, { min_release_age: "2d" }]);
     // The other workspace, already in the new shape, is left as it was.
     expect(await serviceNames(workspaceId)).toEqual(["chart:redis", "redis"]);
+  });
+});
+
+describe("a release's chart_repository, through the API and the command line", () => {
+  const namespace = `charts-${randomUUID().slice(0, 6)}`;
+  let ws: Awaited<ReturnType<typeof makeWorkspace>>;
+  const patch = (service: string, chart_repository: string) =>
+    api(ws.member).patch(`/api/v1/services/${encodeURIComponent(service)}`, { policy: { chart_repository } });
+
+  beforeAll(async () => {
+    ws = await makeWorkspace("chartrepo");
+    const tgz = await workshop.packageChart("valkey", [{ version: "0.1.0" }, { version: "0.2.0" }], path.join(workshop.dir, "oci-valkey"));
+    for (const t of tgz) await workshop.push(t, inject("registryHost"), namespace);
+    const res = await api(ws.agentKey).post("/api/v1/agent/report", {
+      environment: "production", target: { name: "kubernetes@cli", kind: "kubernetes" }, observed_at: new Date().toISOString(),
+      workloads: [
+        { service: "valkey", container: "valkey", main: true, image: `${inject("registryHost")}/${IMAGE_REPO}:2.4.1`, digest: null, platform_digest: null, platform: "linux/amd64", since: ago(3) },
+        { service: "valkey", container: "chart", main: true, image: "valkey:0.1.0", digest: null, platform_digest: null, platform: null, since: ago(3), kind: "helm_release",
+          chart: { name: "valkey", version: "0.1.0", app_version: "2.4.1", namespace: "cache", release: "valkey", revision: 1, repository: `oci://${inject("registryHost")}/${namespace}` } },
+      ],
+    });
+    expect(res.status).toBe(202);
+  }, 120_000);
+
+  it.each([
+    ["a host the server may not call", "https://charts.example.invalid/stable",
+      "charts.example.invalid is not a chart repository host the server may call: add it to DRIFTWATCH_SERVER_REGISTRIES"],
+    ["the same over http", "http://charts.example.invalid/stable",
+      "charts.example.invalid is not a chart repository host the server may call: add it to DRIFTWATCH_SERVER_REGISTRIES and, as it is served over http, to DRIFTWATCH_INSECURE_REGISTRIES"],
+    ["an OCI registry the server does not query", "oci://registry.example.invalid/charts",
+      "registry.example.invalid is not a chart repository host the server may call: add it to DRIFTWATCH_SERVER_REGISTRIES"],
+    ["no repository at all", "charts.example.invalid/stable",
+      "must be a chart repository: a classic one as https://host/path (where https://host/path/index.yaml is served; that address is taken too, and http:// for hosts in DRIFTWATCH_INSECURE_REGISTRIES) or an OCI one as oci://host/path"],
+  ])("refuses %s with 422, naming the setting to change", async (_, repository, detail) => {
+    const r = await patch("chart:valkey", repository);
+    expect(r.status).toBe(422);
+    expect(r.contentType).toContain("application/problem+json");
+    expect(r.body.errors).toEqual([{ pointer: "/policy/chart_repository", detail }]);
+    const after = await api(ws.member).get(`/api/v1/services/${encodeURIComponent("chart:valkey")}`);
+    expect(after.body.policy?.chart_repository).toBeUndefined();
+  });
+
+  it("refuses a chart repository on the pods' image service, and takes one the server may call", async () => {
+    const image = await patch("valkey", `oci://${inject("registryHost")}/${namespace}`);
+    expect(image.status).toBe(422);
+    expect(image.body.errors).toEqual([{ pointer: "/policy/chart_repository", detail: "valkey runs images; chart_repository belongs on a Helm release's service (chart:<release>)" }]);
+    expect((await patch("chart:valkey", `oci://${inject("registryHost")}/${namespace}`)).status).toBe(200);
+  });
+
+  it("check --wait names the chart, not its key", () => {
+    const r = spawnSync(process.execPath, [path.resolve(import.meta.dirname, "../../bin/driftwatch.mjs"), "check", "--service", "chart:valkey", "--wait", "--url", baseUrl(), "--token", ws.member], {
+      encoding: "utf8", timeout: 120_000, env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const where = `chart valkey (oci://${inject("registryHost")}/${namespace})`;
+    expect(r.stdout).toBe(`Checking ${where}…\nChecked ${where}: new release 0.2.0.\n`);
   });
 });
 

@@ -130,7 +130,11 @@ describe("Helm releases as services", () => {
   it("follows the policy's chart_repository at once, for the rows open now", async () => {
     await updateService({ ctx: system, input: { name: "chart:edge", policy: { chart_repository: classic.url } } });
     expect(await repositoryOf("chart:edge")).toEqual([`${classic.url}#edge-proxy`]);
-    await updateService({ ctx: system, input: { name: "chart:legacy", policy: { chart_repository: "https://charts.example.invalid/stable" } } });
+    // The server refuses a host it may not call at once; one stored while it could (its setting since changed) still fails the check.
+    await expect(updateService({ ctx: system, input: { name: "chart:legacy", policy: { chart_repository: "https://charts.example.invalid/stable" } } }))
+      .rejects.toMatchObject({ code: "invalid_input", errors: [{ pointer: "/policy/chart_repository" }] });
+    const permissive = { ...config, serverRegistries: [...config.serverRegistries, "charts.example.invalid"] };
+    await updateService({ ctx: { ...system, config: permissive }, input: { name: "chart:legacy", policy: { chart_repository: "https://charts.example.invalid/stable" } } });
     expect(await repositoryOf("chart:legacy")).toEqual(["https://charts.example.invalid/stable#legacy-app"]);
     await expect(updateService({ ctx: system, input: { name: "chart:legacy", policy: { chart_repository: "charts.example.invalid" } } })).rejects.toMatchObject({ code: "invalid_input" });
   });
@@ -198,6 +202,12 @@ describe("Helm releases as services", () => {
       ["chart:edge", "staging", "production", "4.11.2", "4.11.3"],
       ["chart:shop-api", "staging", "production", "0.4.0", "0.5.0"],
       ["web", "staging", "production", "1.0.0", "1.1.0"],
+    ]);
+    // A classic repository dates each chart version (index.yaml's `created`): the promotion carries it.
+    const index = parseYaml(indexYamlOf(classicRoot)) as { entries: Record<string, { version: string; created: string }[]> };
+    const created = index.entries["edge-proxy"]!.find((v) => v.version === "4.11.3")!.created;
+    expect(promotions.items.find((p) => p.service === "chart:edge")!.releases).toEqual([
+      { version: "4.11.3", published_at: new Date(created).toISOString(), release_notes_url: null },
     ]);
   });
 

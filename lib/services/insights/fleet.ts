@@ -12,6 +12,7 @@ import { describeService } from "../services/describe";
 import { loadDriftInputs, type DriftInputs } from "../drift/load-inputs";
 import { cachedInsight } from "../cache/insights-cache";
 import type { ReleaseSource } from "./releases";
+import { parseChartKey } from "@/lib/domain/charts";
 import { upstreamStatusOf } from "../upstream/status";
 
 export type Fleet = {
@@ -61,6 +62,7 @@ export async function loadFleet(ctx: RequestCtx, workspaceId: string, filter: Fl
       forge: source.kind === null || source.repository === null ? null : { kind: source.kind, repository: source.repository },
       tagPrefix: own?.release_tag_prefix ?? catalog?.release_tag_prefix ?? null,
       changelog: own?.changelog ?? catalog?.changelog ?? null,
+      datedByIndex: repository !== null && parseChartKey(repository)?.kind === "index",
     });
   }
   return {
