@@ -1,6 +1,6 @@
 // Releases that wait for the policy's minimum release age, for the updates list
-// and the service page (the API's update lines keep their fixed shape).
-import { listWaitingReleases, type WaitingRelease } from "@/lib/domain/insights";
+// and the service page, and per service for the API's `upstream.waiting`.
+import { listHeldByService, listWaitingReleases, type WaitingRelease } from "@/lib/domain/insights";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { loadFleet } from "./fleet";
 
@@ -9,4 +9,10 @@ export async function listWaitingReleasesOf({ ctx, input = {} }: { ctx: RequestC
   const fleet = await loadFleet(ctx, workspaceOf(ctx.actor), { team: input.team });
   const services = input.service === undefined ? fleet.services : fleet.services.filter((s) => s.name === input.service);
   return listWaitingReleases({ services, environments: fleet.environments, current: fleet.current, now: ctx.now });
+}
+
+/** Service name → the releases its minimum release age holds back now, oldest first. */
+export async function listHeldReleasesByService({ ctx }: { ctx: RequestCtx }): Promise<Map<string, { version: string; until: Date }[]>> {
+  const fleet = await loadFleet(ctx, workspaceOf(ctx.actor));
+  return listHeldByService({ services: fleet.services, current: fleet.current, now: ctx.now });
 }
