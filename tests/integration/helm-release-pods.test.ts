@@ -31,6 +31,7 @@ import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { api, baseUrl, makeWorkspace } from "../support/api";
 import { chartWorkshop, serveChartRepository, type ChartRepositoryServer, type ChartWorkshop } from "../support/chart-repos";
+import { sessionCookie, sessionRequest } from "../support/session";
 import { releasePod, releaseSecret, secretListAnswer, type RecordSpec } from "../support/helm-release-records";
 import { registryPusher } from "../support/registry";
 import { startReplayServer, type ReplayServer } from "../support/replay-server";
@@ -246,6 +247,18 @@ describe("a release's chart_repository, through the API and the command line", (
     expect(image.status).toBe(422);
     expect(image.body.errors).toEqual([{ pointer: "/policy/chart_repository", detail: "valkey runs images; chart_repository belongs on a Helm release's service (chart:<release>)" }]);
     expect((await patch("chart:valkey", `oci://${inject("registryHost")}/${namespace}`)).status).toBe(200);
+  });
+
+  it("the release's service page and the image service's are two pages", async () => {
+    const cookie = await sessionCookie(ws.owner.email, ws.owner.password);
+    const chart = await sessionRequest(cookie, "GET", `/services/${encodeURIComponent("chart:valkey")}`);
+    expect(chart.status).toBe(200);
+    expect(chart.text).toContain("chart:valkey");
+    expect(chart.text).toContain("0.1.0");
+    const image = await sessionRequest(cookie, "GET", "/services/valkey");
+    expect(image.status).toBe(200);
+    expect(image.text).toContain("2.4.1");
+    expect(image.text).not.toContain("0.1.0");
   });
 
   it("check --wait names the chart, not its key", () => {
