@@ -7,7 +7,7 @@ import type { Chart } from "@/lib/domain/agent-report";
 import { chartKeyOf, parseChartKey, parseChartRepository, unknownChartKey, type ChartKey } from "@/lib/domain/charts";
 
 /** May the server request this chart repository? OCI: the registries it queries; classic: the catalog's hosts and configured ones. */
-export function isChartRepositoryAllowed(key: ChartKey, serverRegistries: readonly string[]): boolean {
+export function isChartRepositoryAllowed(key: Pick<ChartKey, "kind" | "host">, serverRegistries: readonly string[]): boolean {
   if (key.kind === "oci") return isServerQueried(key.host, serverRegistries);
   const host = key.host.toLowerCase();
   return catalogChartHosts().has(host) || serverRegistries.some((h) => h.toLowerCase() === host);
@@ -34,8 +34,7 @@ export function chartRepositoryRefusal(repository: string, config: { serverRegis
   if (!repo) return null;
   const isHttp = repo.kind === "index" && repo.url.startsWith("http://");
   const isInsecure = config.insecureRegistries.some((h) => h.toLowerCase() === repo.host.toLowerCase());
-  const allowed = isChartRepositoryAllowed(repo.kind === "oci" ? { kind: "oci", key: repository, host: repo.host, path: repo.path } : { kind: "index", key: repository, host: repo.host, url: repo.url, chart: "" }, config.serverRegistries);
-  if (!allowed) {
+  if (!isChartRepositoryAllowed(repo, config.serverRegistries)) {
     return `${repo.host} is not a chart repository host the server may call: add it to DRIFTWATCH_SERVER_REGISTRIES${isHttp && !isInsecure ? " and, as it is served over http, to DRIFTWATCH_INSECURE_REGISTRIES" : ""}`;
   }
   if (isHttp && !isInsecure) return `${repo.host} is served over http: add it to DRIFTWATCH_INSECURE_REGISTRIES, or use https://`;
