@@ -3,6 +3,7 @@
 // runs now with exact versions as the matrix shows them) plus, per service,
 // where its release notes come from.
 import { listEnvironmentInfos } from "@/lib/db/queries/environments/list-environment-infos";
+import { parseChartKey } from "@/lib/domain/charts";
 import type { CurrentRun, EnvironmentInfo, ServiceInput } from "@/lib/domain/drift";
 import type { Policy } from "@/lib/domain/policy";
 import type { UpstreamState } from "@/lib/domain/upstream";
@@ -12,7 +13,6 @@ import { describeService } from "../services/describe";
 import { loadDriftInputs, type DriftInputs } from "../drift/load-inputs";
 import { cachedInsight } from "../cache/insights-cache";
 import type { ReleaseSource } from "./releases";
-import { parseChartKey } from "@/lib/domain/charts";
 import { upstreamStatusOf } from "../upstream/status";
 
 export type Fleet = {

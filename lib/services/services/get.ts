@@ -10,7 +10,7 @@ export async function getServiceOrThrow({ ctx, input: { name } }: { ctx: Request
   const workspaceId = workspaceOf(ctx.actor);
   const [facts] = await loadServiceFacts(ctx.db, workspaceId, [name]);
   if (!facts) throw new AppError("not_found", `Service ${name} was not found.`);
-  const [matrix, held] = await Promise.all([getMatrix({ ctx, input: {} }), listHeldReleasesByService({ ctx })]);
+  const [matrix, held] = await Promise.all([getMatrix({ ctx, input: {} }), listHeldReleasesByService({ ctx, input: { service: name } })]);
   const newest = matrix.services.find((s) => s.name === name)?.upstream.newest ?? null;
   return describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now, newest, waiting: held.get(name) });
 }
