@@ -36,12 +36,14 @@ test("chart rows sit beside image rows in the matrix", async ({ page, request })
   await send("staging", [
     { service: "storefront", image: "registry.acme.test/shop/storefront:2.5.0", since: 2 },
     { service: "ingress-nginx", chart: { name: "ingress-nginx", version: "4.11.3", app: "1.11.3" }, since: 3 },
+    { service: "ingress-nginx", image: "registry.acme.test/ingress-nginx/controller:v1.11.3", since: 3 },
     { service: "cert-manager", chart: { name: "cert-manager", version: "v1.16.2", app: "v1.16.2" }, since: 4 },
     { service: "shop-platform", chart: { name: "shop-platform", version: "0.9.0" }, since: 1 },
   ]);
   await send("production", [
     { service: "storefront", image: "registry.acme.test/shop/storefront:2.4.1", since: 9 },
     { service: "ingress-nginx", chart: { name: "ingress-nginx", version: "4.10.1", app: "1.10.1" }, since: 40 },
+    { service: "ingress-nginx", image: "registry.acme.test/ingress-nginx/controller:v1.10.1", since: 40 },
     { service: "cert-manager", chart: { name: "cert-manager", version: "v1.16.2", app: "v1.16.2" }, since: 4 },
     { service: "shop-platform", chart: { name: "shop-platform", version: "0.8.2" }, since: 12 },
   ]);
@@ -54,14 +56,17 @@ test("chart rows sit beside image rows in the matrix", async ({ page, request })
 
   const table = page.getByRole("table").first();
   const row = (name: string) => table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: new RegExp(`^${name}\\b`) }) });
-  await expect(row("ingress-nginx")).toContainText("4.11.3");
-  await expect(row("ingress-nginx")).toContainText("4.10.1");
-  await expect(row("ingress-nginx").getByText("chart", { exact: true })).toBeVisible();
+  // A release is a service of its own, named chart:<release>, beside the image service of its pods.
+  await expect(row("chart:ingress-nginx")).toContainText("4.11.3");
+  await expect(row("chart:ingress-nginx")).toContainText("4.10.1");
+  await expect(row("chart:ingress-nginx").getByText("chart", { exact: true })).toBeVisible();
+  await expect(row("ingress-nginx")).toContainText("1.11.3");
+  await expect(row("ingress-nginx").getByText("chart", { exact: true })).toHaveCount(0);
   // A chart nothing names a repository for says so, rather than "up to date".
-  await expect(row("shop-platform")).toContainText("no chart repository known");
+  await expect(row("chart:shop-platform")).toContainText("no chart repository known");
   await expect(row("storefront")).toContainText("2.4.1");
   await expect(row("storefront").getByText("chart", { exact: true })).toHaveCount(0);
   // The chart and image rows drift between environments alike.
-  for (const name of ["ingress-nginx", "storefront"]) await expect(row(name).locator("button[aria-describedby]").first()).toBeVisible();
+  for (const name of ["chart:ingress-nginx", "storefront"]) await expect(row(name).locator("button[aria-describedby]").first()).toBeVisible();
   await page.screenshot({ path: shot("matrix-helm-charts"), fullPage: true });
 });

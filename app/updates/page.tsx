@@ -42,7 +42,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
     listFailingRegistries({ ctx }),
     listWaitingReleasesOf({ ctx, input: team ? { team } : {} }),
   ]);
-  const asLines = (ls: typeof updates.items) => ls.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }));
+  const asLines = (ls: typeof updates.items) => ls.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null, waiting: l.waiting.map((w) => ({ ...w, until: new Date(w.until) })) }));
   const counts = countUpdatesByReason(updates.items);
   // A tile counts every line that has its reason, so its filter shows those same lines.
   const shown = reason ? updates.items.filter((l) => l.reasons.includes(reason)) : updates.items;

@@ -1,13 +1,37 @@
-// promotions, delivery: read-only insights through the REST API. --json
+// updates, promotions, delivery: read-only insights through the REST API. --json
 // prints the API body unchanged; otherwise aligned tables.
 import type { Command } from "commander";
 import type { DeliveryOut } from "@/lib/services/insights/delivery";
 import type { PromotionsOut } from "@/lib/services/insights/promotions";
+import type { UpdatesOut } from "@/lib/services/insights/updates";
 import { humanizeDuration } from "@/lib/domain/duration";
 import { callApi, remoteOptions, type RemoteFlags } from "../remote";
 import { printJson, printTable } from "../output";
 
 export function registerInsightsCommands(program: Command) {
+  remoteOptions(
+    program
+      .command("updates")
+      .description("print what to upgrade, most urgent first, with the releases still waiting for min_release_age")
+      .option("--environment <name>", "only this environment")
+      .option("--team <team>", "only this team's services"),
+  ).action(async (flags: RemoteFlags & { environment?: string; team?: string }) => {
+    const query = new URLSearchParams();
+    if (flags.environment) query.set("environment", flags.environment);
+    if (flags.team) query.set("team", flags.team);
+    const out = await callApi<UpdatesOut>(flags, "GET", `/api/v1/updates${query.size ? `?${query.toString()}` : ""}`);
+    if (flags.json) return printJson(out);
+    printTable(
+      out.items.map((l) => ({
+        service: l.service,
+        environment: l.environment,
+        move: l.target_version === null ? l.running : `${l.running} → ${l.target_version}`,
+        reason: l.reason,
+        waiting: l.waiting.map((w) => `${w.version} until ${w.until}`).join(", ") || null,
+      })),
+    );
+  });
+
   remoteOptions(
     program
       .command("promotions")

@@ -1,11 +1,15 @@
 // check, service set: commands that act through the REST API.
 import type { Command } from "commander";
+import { repositoryLabel } from "@/lib/domain/charts";
 import { TRACKS } from "@/lib/domain/tracks";
 import { callApi, remoteOptions, type RemoteFlags } from "../remote";
 import { bool, oneOf, wholeNumber } from "../options";
 import { printJson, UsageError } from "../output";
 
-type ServiceOut = { name: string; repository: string | null; last_check: { at: string | null; error: string | null } };
+type ServiceOut = {
+  name: string; repository: string | null; last_check: { at: string | null; error: string | null };
+  upstream: { waiting?: { version: string; until: string }[] };
+};
 type MatrixOut = { services: { name: string; upstream: { repository: string | null; newest: string | null } }[] };
 type CheckOut = { service: string; repository: string; checked_by: "server" | "agent" };
 
@@ -46,22 +50,27 @@ export function registerRemoteCommands(program: Command) {
     const before = flags.wait ? await callApi<ServiceOut>(flags, "GET", path) : null;
     const newestBefore = flags.wait ? await newestOf(flags, flags.service) : null;
     const out = await callApi<CheckOut>(flags, "POST", `${path}/check`);
+    // A chart's key is internal (`…#chart`, `chart:…`): people read the chart's name.
+    const repository = repositoryLabel(out.repository);
     if (!flags.wait) {
       if (flags.json) printJson(out);
-      else console.log(out.checked_by === "server" ? `Checking ${out.repository} now.` : `${out.repository} is private: the agents check it on their next report.`);
+      else console.log(out.checked_by === "server" ? `Checking ${repository} now.` : `${repository} is private: the agents check it on their next report.`);
       return;
     }
-    if (!flags.json) console.log(out.checked_by === "server" ? `Checking ${out.repository}…` : `${out.repository} is private: waiting for an agent's next report…`);
+    if (!flags.json) console.log(out.checked_by === "server" ? `Checking ${repository}…` : `${repository} is private: waiting for an agent's next report…`);
     const after = await awaitCheck(flags, flags.service, before!.last_check, flags.timeout);
     // A private repository's last check carries a note naming the agents; it failed only if the check did not move on.
     const failed = after.last_check.error !== null && (out.checked_by === "server" || after.last_check.at === before!.last_check.at);
     const newest = failed ? newestBefore : await newestOf(flags, flags.service);
-    if (flags.json) printJson({ ...out, checked_at: after.last_check.at, error: failed ? after.last_check.error : null, newest, previous_newest: newestBefore });
-    if (failed) throw new Error(`the check of ${out.repository} failed: ${after.last_check.error}`);
+    const waiting = after.upstream.waiting ?? [];
+    if (flags.json) printJson({ ...out, checked_at: after.last_check.at, error: failed ? after.last_check.error : null, newest, previous_newest: newestBefore, waiting });
+    if (failed) throw new Error(`the check of ${repository} failed: ${after.last_check.error}`);
     if (flags.json) return;
-    if (newest === null) console.log(`Checked ${out.repository}: no release matches ${flags.service}'s policy.`);
-    else if (newest !== newestBefore) console.log(`Checked ${out.repository}: new release ${newest}${newestBefore ? ` (newest was ${newestBefore})` : ""}.`);
-    else console.log(`Checked ${out.repository}: no new release; the newest is still ${newest}.`);
+    if (newest === null) console.log(`Checked ${repository}: no release matches ${flags.service}'s policy.`);
+    else if (newest !== newestBefore) console.log(`Checked ${repository}: new release ${newest}${newestBefore ? ` (newest was ${newestBefore})` : ""}.`);
+    else console.log(`Checked ${repository}: no new release; the newest is still ${newest}.`);
+    // Held by the policy's min_release_age: not yet alerting, but not "up to date" either.
+    for (const w of waiting) console.log(`${w.version} waits until ${w.until} (min_release_age).`);
   });
 
   const service = program.commands.find((c) => c.name() === "service") ?? program.command("service").description("services");

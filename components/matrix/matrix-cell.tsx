@@ -1,7 +1,7 @@
 // What one matrix cell, row header and upstream cell show. Each renderer
 // returns its whole <td>/<th>, kept lean: a page of 100 services × several
 // environments must stay well under 300 KB, counting React's payload.
-import { isChartKey } from "@/lib/domain/charts";
+import { CHART_SERVICE_PREFIX } from "@/lib/domain/charts";
 import type { DriftKind } from "@/lib/domain/policy";
 import {
   CELL_ORDER, cellHref, cellVersionsText, driftDetailOf, driftTooltipText, isWithinDelay, tooltipId, upstreamNote,
@@ -11,8 +11,14 @@ import type { MatrixCell, MatrixRow } from "./matrix-types";
 export function ServiceHeader({ row }: { row: MatrixRow }) {
   return (
     <th scope="row">
-      <a href={`/services/${encodeURIComponent(row.name)}`}>{row.name}</a>
-      {row.upstream.repository && isChartKey(row.upstream.repository) ? <span className="prod kind" title="A Helm release: versions are chart versions">chart</span> : null}
+      {row.kind === "chart" ? (
+        <>
+          <a href={`/services/${encodeURIComponent(row.name)}`}><span className="muted">{CHART_SERVICE_PREFIX}</span>{row.name.slice(CHART_SERVICE_PREFIX.length)}</a>
+          <span className="prod kind" title="A Helm release: its versions are chart versions; the pods it runs are services of their own">chart</span>
+        </>
+      ) : (
+        <a href={`/services/${encodeURIComponent(row.name)}`}>{row.name}</a>
+      )}
       {row.team ? <small>{row.team}</small> : null}
     </th>
   );

@@ -56,6 +56,8 @@ export type MatrixUpstream = {
 
 export type MatrixRow = {
   name: string;
+  /** "chart": a Helm release's own service, named `chart:<release>`. */
+  kind?: "image" | "chart";
   team: string | null;
   application?: string | null;
   upstream: MatrixUpstream;

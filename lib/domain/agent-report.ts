@@ -1,5 +1,6 @@
 // The agent report (POST /api/v1/agent/report): what an agent sends, shared by the agent, its runtime adapters and intake.
 import { z } from "zod";
+import { CHART_SERVICE_PREFIX, serviceKindOf } from "./charts";
 
 const digest = z.string().regex(/^sha256:[a-f0-9]{64}$/);
 
@@ -39,6 +40,9 @@ export const workloadSchema = z
   .superRefine((w, ctx) => {
     if (w.kind === "helm_release" && !w.chart) ctx.addIssue({ code: "custom", path: ["chart"], message: "is required for a helm_release workload" });
     if (w.kind !== "helm_release" && w.chart) ctx.addIssue({ code: "custom", path: ["chart"], message: "is only for a helm_release workload" });
+    if (w.kind !== "helm_release" && serviceKindOf(w.service) === "chart") {
+      ctx.addIssue({ code: "custom", path: ["service"], message: `may not start with "${CHART_SERVICE_PREFIX}": that names a Helm release's service` });
+    }
   });
 
 // What the agent looked up in private registries (the server cannot reach them).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentReportSchema } from "./agent-report";
-import { chartKeyOf, chartVersionOfOciTag, isChartKey, parseChartKey, parseChartRepository } from "./charts";
+import { chartKeyOf, chartServiceName, repositoryLabel, chartVersionOfOciTag, isChartKey, parseChartKey, parseChartRepository, serviceKindOf } from "./charts";
 
 describe("chart keys", () => {
   it.each([
@@ -37,6 +37,9 @@ describe("chart keys", () => {
   it("reads a policy's repository", () => {
     expect(parseChartRepository("oci://GHCR.io/acme")).toEqual({ kind: "oci", host: "ghcr.io", path: "acme" });
     expect(parseChartRepository("oci://ghcr.io/Acme")).toBeNull();
+    // The index's own address names the folder it sits in.
+    expect(parseChartRepository("https://charts.bitnami.com/bitnami/index.yaml")).toEqual({ kind: "index", host: "charts.bitnami.com", url: "https://charts.bitnami.com/bitnami" });
+    expect(chartKeyOf("https://charts.jetstack.io/index.yaml", "cert-manager")).toBe("https://charts.jetstack.io#cert-manager");
   });
 
   it("turns Helm's OCI tag spelling of build metadata back into SemVer", () => {
@@ -59,7 +62,36 @@ describe("helm_release workloads in a report", () => {
     ["a chart on an image row", [{ ...base, chart }], false],
     ["a chart with an unknown field", [{ ...base, kind: "helm_release", chart: { ...chart, extra: 1 } }], false],
     ["an unknown kind", [{ ...base, kind: "lambda" }], false],
+    ["an image row named like a release's service", [{ ...base, service: "chart:ingress-nginx" }], false],
+    ["a release already named as its service", [{ ...base, service: "chart:ingress-nginx", kind: "helm_release", chart }], true],
   ])("%s", (_, workloads, ok) => {
     expect(report(workloads).success).toBe(ok);
+  });
+});
+
+describe("a release's own service", () => {
+  it.each([
+    ["redis", "chart:redis"],
+    ["shop-api-chart", "chart:shop-api-chart"],
+    ["chart:redis", "chart:redis"],
+  ])("release %s is the service %s", (release, service) => {
+    expect(chartServiceName(release)).toBe(service);
+    expect(serviceKindOf(service)).toBe("chart");
+  });
+
+  it.each(["redis", "web", "charts", "chart-museum"])("%s is an image service", (name) => {
+    expect(serviceKindOf(name)).toBe("image");
+  });
+});
+
+describe("repository labels", () => {
+  it.each([
+    ["https://charts.bitnami.com/bitnami#redis", "chart redis (https://charts.bitnami.com/bitnami)"],
+    ["oci://ghcr.io/acme/charts/shop-api", "chart shop-api (oci://ghcr.io/acme/charts)"],
+    ["oci://registry.example.com/shop-api", "chart shop-api (oci://registry.example.com)"],
+    ["chart:legacy-app", "chart legacy-app"],
+    ["docker.io/library/redis", "docker.io/library/redis"],
+  ])("%s reads %s", (key, label) => {
+    expect(repositoryLabel(key)).toBe(label);
   });
 });

@@ -32,7 +32,9 @@ export function parseChartRepository(repository: string): { kind: "oci"; host: s
     return null;
   }
   if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password || url.search || url.hash) return null;
-  return { kind: "index", url: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`, host: url.host };
+  // People copy the index's own address: the repository is the folder it sits in.
+  const path = url.pathname.replace(/\/+$/, "").replace(/\/index\.yaml$/, "");
+  return { kind: "index", url: `${url.protocol}//${url.host}${path}`, host: url.host };
 }
 
 /**
@@ -69,10 +71,37 @@ export function parseChartKey(key: string): ChartKey | null {
   return { kind: "index", key, host: repo.host, url: repo.url, chart };
 }
 
+/**
+ * A repository key as people read it: `chart redis (https://charts.example.com)` for a chart's key, whose
+ * `#chart` and `chart:` forms are internal; an image's key as it is.
+ */
+export function repositoryLabel(key: string): string {
+  if (key.startsWith("chart:")) return `chart ${key.slice("chart:".length)}`;
+  const chart = parseChartKey(key);
+  if (!chart) return key;
+  if (chart.kind === "index") return `chart ${chart.chart} (${chart.url})`;
+  const slash = chart.path.lastIndexOf("/");
+  return slash < 0 ? `chart ${chart.path} (oci://${chart.host})` : `chart ${chart.path.slice(slash + 1)} (oci://${chart.host}/${chart.path.slice(0, slash)})`;
+}
+
 /** OCI tags cannot hold `+`: Helm pushes a chart version's build metadata with `_` instead. */
 export function chartVersionOfOciTag(tag: string): string {
   return tag.replaceAll("_", "+");
 }
+
+/**
+ * A Helm release is a service of its own, named `chart:<release>`: charts label their pods with the
+ * release's name, and the report schema refuses the prefix on an image workload, so a release's
+ * service never meets its pods' image service however they are named.
+ */
+export const CHART_SERVICE_PREFIX = "chart:";
+
+export type ServiceKind = "image" | "chart";
+
+/** The service of a Helm release reported (or annotated) as `name`. */
+export const chartServiceName = (name: string) => (name.startsWith(CHART_SERVICE_PREFIX) ? name : `${CHART_SERVICE_PREFIX}${name}`);
+
+export const serviceKindOf = (name: string): ServiceKind => (name.startsWith(CHART_SERVICE_PREFIX) ? "chart" : "image");
 
 /** What history shows as a Helm release's "image": the chart and its version. */
 export const chartImage = (chart: { name: string; version: string }) => `${chart.name}:${chart.version}`;

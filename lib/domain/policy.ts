@@ -38,7 +38,9 @@ const changelogTemplate = z
 const chartRepository = z
   .string()
   .max(500)
-  .refine((v) => parseChartRepository(v) !== null, { message: "must be a chart repository: https://host/path or oci://host/path" });
+  .refine((v) => parseChartRepository(v) !== null, {
+    message: "must be a chart repository: a classic one as https://host/path (where https://host/path/index.yaml is served; that address is taken too, and http:// for hosts in DRIFTWATCH_INSECURE_REGISTRIES) or an OCI one as oci://host/path",
+  });
 
 export const policySchema = z
   .object({

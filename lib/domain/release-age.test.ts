@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findWaitingRelease, nextClockChange, selectNewestOrNull, type ServiceInput } from "./drift";
+import { findWaitingRelease, listHeldReleases, nextClockChange, selectNewestOrNull, type ServiceInput } from "./drift";
 import { policySchema, effectivePolicy } from "./policy";
 import { releaseMaturesAt, splitByReleaseAge } from "./release-age";
 
@@ -64,6 +64,28 @@ describe("what alerts under a minimum release age", () => {
     expect(selectNewestOrNull(s, "1.1.0", at(now))?.target ?? null).toBe(target);
     const held = findWaitingRelease(s, "1.1.0", at(now));
     expect(held === null ? null : { version: held.version, waitsUntil: held.waitsUntil }).toEqual(waiting);
+  });
+});
+
+describe("every release held back (the API's waiting)", () => {
+  const service = (policy: object, published?: Map<string, Date>): ServiceInput => ({
+    id: "s", name: "web", team: null, application: null, policy: effectivePolicy(policy),
+    upstream: { tags: [...firstSeen.keys()], firstSeen, ...(published ? { published } : {}) }, eol: new Map(),
+  });
+
+  it.each<[string, object, string, Map<string, Date> | undefined, { version: string; until: Date }[]]>([
+    ["no minimum: nothing waits", { track: "major" }, "2026-11-27T11:00:00", undefined, []],
+    ["3.0.0 waits", { track: "major", min_release_age: "3d" }, "2026-11-27T11:00:00", undefined, [{ version: "3.0.0", until: at("2026-11-30T10:00:00") }]],
+    ["both wait, oldest first", { track: "major", min_release_age: "10d" }, "2026-11-27T11:00:00", undefined,
+      [{ version: "2.0.0", until: at("2026-11-30T09:00:00") }, { version: "3.0.0", until: at("2026-12-07T10:00:00") }]],
+    ["a patch jump waits too, whatever the track", { track: "major", pin_major: 2, min_release_age: "10d" }, "2026-11-27T11:00:00", undefined, [{ version: "2.0.0", until: at("2026-11-30T09:00:00") }, { version: "3.0.0", until: at("2026-12-07T10:00:00") }]],
+    ["once old enough, none", { track: "major", min_release_age: "3d" }, "2026-12-01T00:00:00", undefined, []],
+    // 1.1.0 came with the first listing: it waits only because the forge dates it.
+    ["a first-listing tag dated by the forge waits", { track: "major", min_release_age: "3d" }, "2026-11-02T00:00:00", new Map([["1.1.0", at("2026-10-31T12:00:00")]]),
+      [{ version: "1.1.0", until: at("2026-11-03T12:00:00") }, { version: "2.0.0", until: at("2026-11-23T09:00:00") }, { version: "3.0.0", until: at("2026-11-30T10:00:00") }]],
+  ])("%s", (_, policy, now, published, held) => {
+    // Running 1.0.0 on the first listing's day, else 1.1.0.
+    expect(listHeldReleases(service(policy, published), published ? "1.0.0" : "1.1.0", at(now))).toEqual(held);
   });
 });
 

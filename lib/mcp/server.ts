@@ -56,7 +56,7 @@ export function createMcpServer(ctx: RequestCtx): McpServer {
 
   server.registerTool("updates", {
     title: "Updates list",
-    description: "What to upgrade, most urgent first (end of life passed, end of life soon, major, minor, behind the previous environment, patch; production first; longest open first). The same content as GET /api/v1/updates. Put-off lines are under `acknowledged`.",
+    description: "What to upgrade, most urgent first (end of life passed, end of life soon, major, minor, behind the previous environment, patch; production first; longest open first). The same content as GET /api/v1/updates. Put-off lines are under `acknowledged`. Each line's `waiting` lists newer releases the policy's min_release_age still holds back, with when each will alert.",
     inputSchema: {
       team: text(100).optional().describe("Only services of this team"),
       environment: text(100).optional().describe("Only this environment"),
@@ -104,7 +104,7 @@ export function createMcpServer(ctx: RequestCtx): McpServer {
 
   server.registerTool("service", {
     title: "One service",
-    description: "A service's repository, policy in effect and where release notes come from. The same content as GET /api/v1/services/{name}.",
+    description: "A service's repository, policy in effect and where release notes come from; `upstream.waiting` lists releases its min_release_age still holds back. The same content as GET /api/v1/services/{name}.",
     inputSchema: { name: text(200, 1).describe("Service name") },
     outputSchema: unnamed(serviceSchema),
     annotations: { readOnlyHint: true },

@@ -120,19 +120,23 @@ const repositoryOf = (service: string) => db.$queryRaw<{ repository: string }[]>
 describe("Helm releases as services", () => {
   it("names the chart's repository only from what the server may call", async () => {
     // Nothing names edge-proxy's repository yet, and legacy-app's is nowhere.
-    expect(await repositoryOf("edge")).toEqual(["chart:edge-proxy"]);
+    expect(await repositoryOf("chart:edge")).toEqual(["chart:edge-proxy"]);
     // The release named an OCI repository on a registry the server queries: taken.
-    expect(await repositoryOf("shop-api")).toEqual([`oci://${inject("registryHost")}/${OCI_NAMESPACE}/shop-api`]);
-    expect(await repositoryOf("legacy")).toEqual(["chart:legacy-app"]);
+    expect(await repositoryOf("chart:shop-api")).toEqual([`oci://${inject("registryHost")}/${OCI_NAMESPACE}/shop-api`]);
+    expect(await repositoryOf("chart:legacy")).toEqual(["chart:legacy-app"]);
     expect(await db.upstreamRepository.count({ where: { key: { startsWith: "chart:" } } })).toBe(0);
   });
 
   it("follows the policy's chart_repository at once, for the rows open now", async () => {
-    await updateService({ ctx: system, input: { name: "edge", policy: { chart_repository: classic.url } } });
-    expect(await repositoryOf("edge")).toEqual([`${classic.url}#edge-proxy`]);
-    await updateService({ ctx: system, input: { name: "legacy", policy: { chart_repository: "https://charts.example.invalid/stable" } } });
-    expect(await repositoryOf("legacy")).toEqual(["https://charts.example.invalid/stable#legacy-app"]);
-    await expect(updateService({ ctx: system, input: { name: "legacy", policy: { chart_repository: "charts.example.invalid" } } })).rejects.toMatchObject({ code: "invalid_input" });
+    await updateService({ ctx: system, input: { name: "chart:edge", policy: { chart_repository: classic.url } } });
+    expect(await repositoryOf("chart:edge")).toEqual([`${classic.url}#edge-proxy`]);
+    // The server refuses a host it may not call at once; one stored while it could (its setting since changed) still fails the check.
+    await expect(updateService({ ctx: system, input: { name: "chart:legacy", policy: { chart_repository: "https://charts.example.invalid/stable" } } }))
+      .rejects.toMatchObject({ code: "invalid_input", errors: [{ pointer: "/policy/chart_repository" }] });
+    const permissive = { ...config, serverRegistries: [...config.serverRegistries, "charts.example.invalid"] };
+    await updateService({ ctx: { ...system, config: permissive }, input: { name: "chart:legacy", policy: { chart_repository: "https://charts.example.invalid/stable" } } });
+    expect(await repositoryOf("chart:legacy")).toEqual(["https://charts.example.invalid/stable#legacy-app"]);
+    await expect(updateService({ ctx: system, input: { name: "chart:legacy", policy: { chart_repository: "charts.example.invalid" } } })).rejects.toMatchObject({ code: "invalid_input" });
   });
 
   it("checks chart versions from index.yaml and from OCI tags, and refuses a host it may not call", async () => {
@@ -167,27 +171,27 @@ describe("Helm releases as services", () => {
       const s = matrix.services.find((x) => x.name === name)!;
       return { upstream: { repository: s.upstream.repository, newest: s.upstream.newest, state: s.upstream.state }, cells: s.cells.map((c) => [c.environment, c.tag, c.version, [...c.drifts].sort()]) };
     };
-    expect(matrix.services.map((s) => s.name)).toEqual(["edge", "legacy", "shop-api", "web"]);
-    expect(row("edge")).toEqual({
+    expect(matrix.services.map((s) => [s.name, s.kind])).toEqual([["chart:edge", "chart"], ["chart:legacy", "chart"], ["chart:shop-api", "chart"], ["web", "image"]]);
+    expect(row("chart:edge")).toEqual({
       upstream: { repository: `${classic.url}#edge-proxy`, newest: "4.12.0", state: "ok" },
       cells: [["staging", "4.11.3", "4.11.3", ["upstream"]], ["production", "4.11.2", "4.11.2", ["env", "upstream"]]],
     });
-    expect(row("shop-api").upstream).toEqual({ repository: `oci://${inject("registryHost")}/${OCI_NAMESPACE}/shop-api`, newest: "0.5.0", state: "ok" });
-    expect(row("shop-api").cells).toEqual([["staging", "0.5.0", "0.5.0", []], ["production", "0.4.0", "0.4.0", ["env", "upstream"]]]);
+    expect(row("chart:shop-api").upstream).toEqual({ repository: `oci://${inject("registryHost")}/${OCI_NAMESPACE}/shop-api`, newest: "0.5.0", state: "ok" });
+    expect(row("chart:shop-api").cells).toEqual([["staging", "0.5.0", "0.5.0", []], ["production", "0.4.0", "0.4.0", ["env", "upstream"]]]);
     // Never "up to date" when the chart's repository could not be read.
-    const legacy = matrix.services.find((x) => x.name === "legacy")!;
+    const legacy = matrix.services.find((x) => x.name === "chart:legacy")!;
     expect(legacy.upstream).toMatchObject({ newest: null, state: "failed", error: expect.stringContaining("not a chart repository host") });
     expect(legacy.cells.flatMap((c) => c.drifts)).not.toContain("upstream");
     expect(row("web").cells).toEqual([["staging", "1.1.0", "1.1.0", []], ["production", "1.0.0", "1.0.0", ["env", "upstream"]]]);
 
     const drifts = await listDrifts({ ctx: system, input: {} });
     const kinds = (service: string) => drifts.items.filter((d) => d.service === service).map((d) => `${d.environment}:${d.kind}`).sort();
-    expect(kinds("edge")).toEqual(["production:env", "production:upstream", "staging:upstream"]);
-    expect(kinds("shop-api")).toEqual(["production:env", "production:upstream"]);
+    expect(kinds("chart:edge")).toEqual(["production:env", "production:upstream", "staging:upstream"]);
+    expect(kinds("chart:shop-api")).toEqual(["production:env", "production:upstream"]);
   });
 
   it("keeps each release's history and lists its promotions beside the images'", async () => {
-    const history = await listHistory({ ctx: system, input: { service: "edge" } });
+    const history = await listHistory({ ctx: system, input: { service: "chart:edge" } });
     expect(history.items.map((h) => [h.environment, h.tag, h.from, h.to]).sort()).toEqual([
       ["production", "4.11.1", at(10), at(5)],
       ["production", "4.11.2", at(5), null],
@@ -195,9 +199,15 @@ describe("Helm releases as services", () => {
     ]);
     const promotions = await listPromotionsForWorkspace({ ctx: system });
     expect(promotions.items.map((p) => [p.service, p.from_environment, p.to_environment, p.from_version, p.to_version]).sort()).toEqual([
-      ["edge", "staging", "production", "4.11.2", "4.11.3"],
-      ["shop-api", "staging", "production", "0.4.0", "0.5.0"],
+      ["chart:edge", "staging", "production", "4.11.2", "4.11.3"],
+      ["chart:shop-api", "staging", "production", "0.4.0", "0.5.0"],
       ["web", "staging", "production", "1.0.0", "1.1.0"],
+    ]);
+    // A classic repository dates each chart version (index.yaml's `created`): the promotion carries it.
+    const index = parseYaml(indexYamlOf(classicRoot)) as { entries: Record<string, { version: string; created: string }[]> };
+    const created = index.entries["edge-proxy"]!.find((v) => v.version === "4.11.3")!.created;
+    expect(promotions.items.find((p) => p.service === "chart:edge")!.releases).toEqual([
+      { version: "4.11.3", published_at: new Date(created).toISOString(), release_notes_url: null },
     ]);
   });
 

@@ -145,7 +145,7 @@ describe("GET /api/v1/updates", () => {
   });
 
   type Line = Record<string, unknown>;
-  const line = (over: Line): Line => ({ application: null, production: false, ack: null, release_notes_url: null, promote: null, upstream_state: "ok", reasons: [over.reason], ...over });
+  const line = (over: Line): Line => ({ application: null, production: false, ack: null, release_notes_url: null, promote: null, upstream_state: "ok", reasons: [over.reason], waiting: [], ...over });
   const webNotes = () => `https://github.com/${forge}/releases/tag/v1.3.1`;
   const apiNotes = "https://changelog.example.test/api#3.0.2";
   const expectedItems = () => [

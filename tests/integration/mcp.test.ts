@@ -85,6 +85,8 @@ describe("POST /api/mcp", () => {
     const result = await client.callTool({ name: "updates", arguments: {} });
     const body = (await api(ws.viewer).get("/api/v1/updates")).body;
     expect(body.items).toHaveLength(2);
+    // Releases held back by min_release_age are part of each line (none here).
+    expect(body.items.map((l: { waiting: unknown }) => l.waiting)).toEqual([[], []]);
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(body);
     expect(JSON.parse((result.content as { type: string; text: string }[])[0]!.text)).toEqual(body);

@@ -3,7 +3,9 @@
 // opens no upstream drift and shows as waiting; once the clock passes its age
 // (counted from the forge's publication, else from when Driftwatch first saw
 // the tag) it alerts. No manifest is pulled for it.
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createEolClient } from "@/lib/adapters/eol";
 import { createForgeClients } from "@/lib/adapters/forges";
@@ -20,12 +22,13 @@ import { createEnvironment } from "@/lib/services/environments/create";
 import { listUpdates } from "@/lib/services/insights/updates";
 import { listWaitingReleasesOf } from "@/lib/services/insights/waiting-releases";
 import { updateService } from "@/lib/services/services/update";
+import { getServiceOrThrow } from "@/lib/services/services/get";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
 import { runCheckTick } from "@/lib/services/upstream/run-check-tick";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import { describeWaiting } from "@/components/insights/waiting-releases";
 import { formatShortDay } from "@/lib/render/dates";
-import { api, makeWorkspace } from "../support/api";
+import { api, baseUrl, makeWorkspace } from "../support/api";
 import { registryPusher } from "../support/registry";
 import { fixture, startReplayServer, type ReplayServer } from "../support/replay-server";
 import { createScratchDb, type ScratchDb } from "../support/scratch-db";
@@ -162,6 +165,57 @@ describe("minimum release age", () => {
   });
 });
 
+describe("releases of a repository's first listing", () => {
+  const FIRST_SEEN = `aged/first-seen-${ID}`;
+  const FIRST_FORGE = `aged/first-forge-${ID}`;
+  let first: string;
+  const firstCtx = (): RequestCtx => ({ db, config: deps.config, now: new Date(clock), actor: { kind: "system", workspaceId: first } });
+
+  beforeAll(async () => {
+    for (const repo of [FIRST_SEEN, FIRST_FORGE]) for (const tag of ["1.0.0", "1.2.0"]) await pusher.pushImage(repo, tag);
+    ({ workspaceId: first } = await setupWorkspace({ ctx: { db }, input: { workspace: "first-listing", email: "first@example.test", password: `pw-${randomUUID()}` } }));
+    await createEnvironment({ ctx: firstCtx(), input: { name: "production", position: 1, production: true } });
+    for (const [service, repo] of [["first-seen", FIRST_SEEN], ["first-forged", FIRST_FORGE]] as const) {
+      const key = await createAgentKey({ ctx: firstCtx(), input: { name: `agent-${service}` } });
+      await recordAgentReport({
+        ctx: { ...firstCtx(), actor: { kind: "agent", agentKeyId: key.id, workspaceId: first, name: "agent" } },
+        input: {
+          environment: "production", target: { name: `docker@${service}`, kind: "docker" }, observed_at: new Date(clock).toISOString(), registry_results: [],
+          workloads: [{ service, container: service, main: true, image: `${inject("registryHost")}/${repo}:1.0.0`, digest: null, platform_digest: null, platform: "linux/amd64", since: new Date(clock - 10 * DAY).toISOString() }],
+        },
+      });
+    }
+    await updateService({ ctx: firstCtx(), input: { name: "first-seen", policy: { track: "minor", min_release_age: "3d" } } });
+    await updateService({ ctx: firstCtx(), input: { name: "first-forged", policy: { track: "minor", min_release_age: "3d", github: `acme/aged-${ID}` } } });
+    await driftSettled(first);
+  });
+
+  it("do not wait without a publication date, and wait from the forge's date where it is known", async () => {
+    // 1.2.0 is in both repositories' first listing; the forge published it a day ago.
+    const publishedAt = clock - DAY;
+    releases.push(githubRelease("v1.2.0", new Date(publishedAt)));
+    await cycle();
+
+    const drifts = (await listDrifts({ ctx: firstCtx(), input: {} })).items.filter((d) => d.kind === "upstream");
+    expect(drifts.map((d) => [d.service, d.running, d.expected])).toEqual([["first-seen", "1.0.0", "1.2.0"]]);
+    const forged = await getServiceOrThrow({ ctx: firstCtx(), input: { name: "first-forged" } });
+    expect(forged.upstream.waiting).toEqual([{ version: "1.2.0", until: new Date(publishedAt + 3 * DAY).toISOString() }]);
+    expect((await getServiceOrThrow({ ctx: firstCtx(), input: { name: "first-seen" } })).upstream.waiting).toEqual([]);
+  });
+
+  it("an updates line lists the newer releases still waiting, with until when", async () => {
+    clock += HOUR;
+    const seenAt = clock;
+    await pusher.pushImage(FIRST_SEEN, "1.3.0");
+    await cycle();
+    const lines = (await listUpdates({ ctx: firstCtx() })).items;
+    expect(lines.map((l) => [l.service, l.running, l.target_version, l.waiting])).toEqual([
+      ["first-seen", "1.0.0", "1.2.0", [{ version: "1.3.0", until: new Date(seenAt + 3 * DAY).toISOString() }]],
+    ]);
+    expect((await getServiceOrThrow({ ctx: firstCtx(), input: { name: "first-seen" } })).upstream.waiting).toEqual([{ version: "1.3.0", until: new Date(seenAt + 3 * DAY).toISOString() }]);
+  });
+});
+
 describe("minimum release age on the running server", () => {
   async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
     const deadline = Date.now() + ms;
@@ -194,6 +248,17 @@ describe("minimum release age on the running server", () => {
 
     expect((await api(ws.viewer).get("/api/v1/drifts?kind=upstream")).body.items).toEqual([]);
     expect((await api(ws.viewer).get("/api/v1/updates")).body.items).toEqual([]);
+    // Scripts see the held release too: the service's upstream.waiting.
+    const detail = (await api(ws.viewer).get("/api/v1/services/svc")).body;
+    expect(detail.upstream.waiting.map((w: { version: string }) => w.version)).toEqual(["3.0.0"]);
+    const until = Date.parse(detail.upstream.waiting[0].until);
+    expect(until >= before + 3 * DAY && until <= after + 3 * DAY).toBe(true);
+    // And the command line says so after a check.
+    const cli = spawnSync(process.execPath, [path.resolve(import.meta.dirname, "../../bin/driftwatch.mjs"), "check", "--service", "svc", "--wait", "--url", baseUrl(), "--token", ws.member], {
+      encoding: "utf8", timeout: 120_000, env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
+    });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(cli.stdout).toContain(`3.0.0 waits until ${detail.upstream.waiting[0].until} (min_release_age).`);
     const days = new Set([formatShortDay(new Date(before + 3 * DAY)), formatShortDay(new Date(after + 3 * DAY))]);
     const said = (html: string) => /3\.0\.0 waits until ([A-Z][a-z]{2} \d{1,2}) \(minimum age 3d\)/.exec(html)?.[1];
     const cookie = await sessionCookie(ws.owner.email, ws.owner.password);

@@ -92,3 +92,47 @@ export const RELEASE_RECORDS: RecordSpec[] = [
   { release: "shop-api", namespace: "monitoring", revision: 2, status: "deployed", chart: { name: "shop-api", version: "0.4.0", appVersion: "2.4.1", annotations: { "driftwatch.io/chart-repository": "oci://ghcr.io/acme/charts", "driftwatch.io/service": "shop-api-chart" } }, firstDeployed: "2026-11-01T12:00:00Z", lastDeployed: "2026-11-19T16:45:10Z" },
   { release: "shop-api", namespace: "monitoring", revision: 3, status: "pending-upgrade", chart: { name: "shop-api", version: "0.5.0", appVersion: "2.5.0" }, firstDeployed: "2026-11-01T12:00:00Z", lastDeployed: "2026-11-22T09:00:00Z" },
 ];
+
+/**
+ * A pod of a release as most charts template it (Bitnami's redis, say): labelled with the chart's
+ * name and the release's (`app.kubernetes.io/name=redis`, `app.kubernetes.io/instance=redis`), so the
+ * pods and the release carry one name. Owned by the chart's StatefulSet, running and pulled.
+ */
+export function releasePod(p: { release: string; chart: string; chartVersion: string; namespace: string; pod: string; image: string; digest: string; startedAt: string }): Record<string, unknown> {
+  const statefulSet = p.pod.replace(/-\d+$/, "");
+  return {
+    metadata: {
+      name: p.pod,
+      generateName: `${statefulSet}-`,
+      namespace: p.namespace,
+      uid: `7d2e${Buffer.from(p.pod).toString("hex").padEnd(28, "0").slice(0, 28)}`,
+      resourceVersion: "5310",
+      creationTimestamp: p.startedAt,
+      labels: {
+        "app.kubernetes.io/component": statefulSet.slice(p.release.length + 1) || "primary",
+        "app.kubernetes.io/instance": p.release,
+        "app.kubernetes.io/managed-by": "Helm",
+        "app.kubernetes.io/name": p.chart,
+        "app.kubernetes.io/version": p.image.split(":").at(-1)!,
+        "helm.sh/chart": `${p.chart}-${p.chartVersion}`,
+        "controller-revision-hash": `${statefulSet}-5d8f7c6b9d`,
+        "statefulset.kubernetes.io/pod-name": p.pod,
+      },
+      annotations: { "checksum/configmap": "86bcc953bb473748a3d3dc60b7c11f34e60c93519234d4c37f42e22ada559d47" },
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "StatefulSet", name: statefulSet, uid: "1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b", controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      containers: [{ name: p.chart, image: p.image, imagePullPolicy: "IfNotPresent", ports: [{ name: p.chart, containerPort: 6379, protocol: "TCP" }] }],
+      nodeName: "node-a",
+      serviceAccountName: `${p.release}-${p.chart}`,
+    },
+    status: {
+      phase: "Running",
+      startTime: p.startedAt,
+      containerStatuses: [{
+        name: p.chart, ready: true, restartCount: 0, image: p.image, imageID: `${p.image.replace(/:[^:/]+$/, "")}@${p.digest}`,
+        containerID: `containerd://${"9c".repeat(32)}`, started: true, state: { running: { startedAt: p.startedAt } },
+      }],
+    },
+  };
+}

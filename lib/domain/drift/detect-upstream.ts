@@ -110,6 +110,22 @@ export function findWaitingRelease(service: ServiceInput, running: string, now: 
   return target === null || waitsUntil === undefined ? null : { version: target, waitsUntil, minAge: service.policy.min_release_age };
 }
 
+/**
+ * Every newer release of the running line that the minimum release age holds back now, oldest
+ * first, with the instant it stops waiting; [] without a minimum age.
+ */
+export function listHeldReleases(service: ServiceInput, running: string, now: Date): { version: string; until: Date }[] {
+  const minAge = minReleaseAgeMs(service.policy);
+  if (minAge === null || service.upstream === null) return [];
+  const releases = selectNewestOrNull(service, running)?.releases ?? [];
+  if (releases.length === 0) return [];
+  const { waiting } = ageSplitOf(service.upstream, minAge, now);
+  return releases.flatMap((version) => {
+    const until = waiting.get(version);
+    return until === undefined ? [] : [{ version, until }];
+  });
+}
+
 const JUMP_RANK: Readonly<Record<Jump, number>> = { patch: 0, minor: 1, major: 2 };
 
 /**

@@ -5,7 +5,7 @@ export type {
 } from "./types";
 export { detectDifferences, type DetectInput } from "./detect";
 export { isSameAsDeclared } from "./detect-declared";
-export { findWaitingRelease, selectNewestOrNull } from "./detect-upstream";
+export { findWaitingRelease, listHeldReleases, selectNewestOrNull } from "./detect-upstream";
 export { nextClockChange, type ClockInput } from "./clock";
 export {
   alertDelayMs, DEFAULT_ALERT_AFTER_MS, driftKeyOf, planLifecycle, type DriftEvent, type LifecyclePlan, type PlanInput,

@@ -10,4 +10,4 @@ export {
   listPromotions, listReleasesBetween, type ListPromotionsInput, type Promotion, type PromotionRelease, type ReleaseInfo,
 } from "./promotions";
 export { ArrivalIndex, computeDelivery, medianSeconds, type ComputeDeliveryInput, type DeliveryStats, type DeliveryWindow } from "./delivery";
-export { listWaitingReleases, type WaitingRelease } from "./waiting";
+export { listHeldByService, listWaitingReleases, type WaitingRelease } from "./waiting";

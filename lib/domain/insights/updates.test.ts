@@ -64,6 +64,7 @@ const line = (over: Partial<UpdateLine> & Pick<UpdateLine, "service" | "environm
     promote: null,
     upstream_state: service?.upstream === null ? "unchecked" : "ok",
     ack: null,
+    waiting: [],
     ...over,
   };
 };

@@ -5,7 +5,7 @@
 // go apart, with their acknowledgement.
 import {
   findOldestInEnv, findOldestVersion, findSilencingAck, groupCurrentRuns, indexRunningVersions, indexUpstreamTargets, selectNewestOrNull,
-  createVersionComparator,
+  createVersionComparator, listHeldReleases,
   type AckRecord, type CurrentRun, type DifferenceReason, type DriftRecord, type EnvironmentInfo, type EnvRuns, type ServiceInput,
   type VersionComparator,
 } from "@/lib/domain/drift";
@@ -57,6 +57,8 @@ export type UpdateLine = {
   /** When the drift behind `reason` opened. */
   open_since: Date;
   ack: UpdateLineAck | null;
+  /** Newer releases the policy's minimum release age holds back, oldest first, with when each stops waiting. */
+  waiting: { version: string; until: Date }[];
 };
 
 export type BuildUpdatesInput = {
@@ -136,6 +138,7 @@ export function buildUpdates(input: BuildUpdatesInput): { items: UpdateLine[]; a
       upstream_state: input.upstreamStates?.get(service.id) ?? (service.upstream === null ? "unchecked" : "ok"),
       open_since: top.drift.openedAt,
       ack: topAck === null ? null : toLineAck(topAck),
+      waiting: listHeldReleases(service, running, input.now),
     };
     (isAcked ? acknowledged : items).push({ line, position: env.position });
   }

@@ -1,6 +1,6 @@
 // Releases held back by the policy's minimum release age, per service and
 // environment: "3.0.0 waits until Nov 30 (minimum age 3d)".
-import { createVersionComparator, findOldestInEnv, findWaitingRelease, groupCurrentRuns, type CurrentRun, type EnvironmentInfo, type ServiceInput } from "@/lib/domain/drift";
+import { createVersionComparator, findOldestInEnv, findWaitingRelease, groupCurrentRuns, listHeldReleases, type CurrentRun, type EnvironmentInfo, type ServiceInput } from "@/lib/domain/drift";
 
 export type WaitingRelease = { service: string; environment: string; running: string; version: string; waitsUntil: Date; minAge: string };
 
@@ -27,6 +27,28 @@ export function listWaitingReleases(input: {
       const held = findWaitingRelease(service, running.version, input.now);
       if (held !== null) out.push({ service: service.name, environment: env.name, running: running.version, version: held.version, waitsUntil: held.waitsUntil, minAge: held.minAge });
     }
+  }
+  return out;
+}
+
+/**
+ * Per service name, the newer releases the minimum release age holds back from any environment it
+ * runs in (the API's `upstream.waiting`), oldest first.
+ */
+export function listHeldByService(input: { services: readonly ServiceInput[]; current: readonly CurrentRun[]; now: Date }): Map<string, { version: string; until: Date }[]> {
+  const out = new Map<string, { version: string; until: Date }[]>();
+  const aged = input.services.filter((s) => s.policy.min_release_age !== undefined && s.upstream !== null);
+  if (aged.length === 0) return out;
+  const ids = new Set(aged.map((s) => s.id));
+  const runs = groupCurrentRuns(input.current.filter((r) => ids.has(r.serviceId)));
+  const compare = createVersionComparator();
+  for (const service of aged) {
+    const held = new Map<string, Date>();
+    for (const rows of runs.get(service.id)?.values() ?? []) {
+      const running = findOldestInEnv(rows, compare);
+      if (running !== null) for (const h of listHeldReleases(service, running.version, input.now)) held.set(h.version, h.until);
+    }
+    if (held.size) out.set(service.name, [...held].sort(([a], [b]) => compare(a, b) ?? 0).map(([version, until]) => ({ version, until })));
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // runs now with exact versions as the matrix shows them) plus, per service,
 // where its release notes come from.
 import { listEnvironmentInfos } from "@/lib/db/queries/environments/list-environment-infos";
+import { parseChartKey } from "@/lib/domain/charts";
 import type { CurrentRun, EnvironmentInfo, ServiceInput } from "@/lib/domain/drift";
 import type { Policy } from "@/lib/domain/policy";
 import type { UpstreamState } from "@/lib/domain/upstream";
@@ -61,6 +62,7 @@ export async function loadFleet(ctx: RequestCtx, workspaceId: string, filter: Fl
       forge: source.kind === null || source.repository === null ? null : { kind: source.kind, repository: source.repository },
       tagPrefix: own?.release_tag_prefix ?? catalog?.release_tag_prefix ?? null,
       changelog: own?.changelog ?? catalog?.changelog ?? null,
+      datedByIndex: repository !== null && parseChartKey(repository)?.kind === "index",
     });
   }
   return {

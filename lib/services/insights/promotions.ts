@@ -45,7 +45,10 @@ async function computePromotions(ctx: RequestCtx, workspaceId: string): Promise<
         waiting_seconds: p.waiting_seconds,
         releases: p.releases.map((r) => {
           const info = serviceId === undefined ? NO_RELEASE_INFO : releases(serviceId, r.version);
-          return { version: r.version, published_at: info.published_at?.toISOString() ?? null, release_notes_url: info.release_notes_url };
+          // Without a forge release, a classic chart repository's own date (index.yaml's `created`).
+          const indexed = serviceId !== undefined && fleet.releaseSources.get(serviceId)?.datedByIndex ? fleet.byName.get(p.service)?.upstream?.firstSeen.get(r.version) : undefined;
+          const published = info.published_at ?? indexed ?? null;
+          return { version: r.version, published_at: published?.toISOString() ?? null, release_notes_url: info.release_notes_url };
         }),
       };
     }),

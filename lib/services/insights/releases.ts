@@ -11,6 +11,8 @@ export type ReleaseSource = {
   forge: { kind: "github" | "gitlab"; repository: string } | null;
   tagPrefix: string | null;
   changelog: string | null;
+  /** A classic chart repository: its versions were stored first seen at index.yaml's `created`, their publication. */
+  datedByIndex?: boolean;
 };
 
 export type ReleaseLookup = (serviceId: string, version: string) => ReleaseInfo;

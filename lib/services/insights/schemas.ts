@@ -13,6 +13,10 @@ export const updatesQuerySchema = z.object({
   application: z.string().max(200).optional(),
 });
 
+export const waitingSchema = z
+  .array(z.object({ version: z.string(), until: timestamp.meta({ description: "When it is old enough to alert" }) }))
+  .meta({ description: "Newer releases held back by the policy's min_release_age, oldest first" });
+
 export const updateLineSchema = z
   .object({
     service: z.string(),
@@ -31,6 +35,7 @@ export const updateLineSchema = z
       .meta({ description: "The version the previous environment runs, newer than what runs here: the pipeline's next step" }),
     upstream_state: z.enum(UPSTREAM_STATES).meta({ description: "The service's upstream state" }),
     open_since: timestamp.meta({ description: "When the drift behind `reason` opened" }),
+    waiting: waitingSchema,
     ack: z
       .object({ id: z.string(), kind: z.enum(["release", "drift"]), until_version: z.string().nullable(), skip_version: z.string().nullable(), expires_at: nullableTimestamp })
       .nullable()

@@ -90,5 +90,6 @@ export function toLineOut(l: UpdateLine): LineOut {
       l.ack === null
         ? null
         : { id: l.ack.id, kind: l.ack.kind, until_version: l.ack.until_version, skip_version: l.ack.skip_version, expires_at: l.ack.expires_at?.toISOString() ?? null },
+    waiting: l.waiting.map((w) => ({ version: w.version, until: w.until.toISOString() })),
   };
 }

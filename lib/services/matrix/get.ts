@@ -1,6 +1,6 @@
 // The matrix: services × environments in pipeline order, each cell what runs
 // (or, with only Compose files, what Git declares), with drift and end of life.
-import { uncheckableReason } from "@/lib/domain/charts";
+import { serviceKindOf, uncheckableReason } from "@/lib/domain/charts";
 import type { z } from "zod";
 import type { matrixQuerySchema, matrixSchema } from "@/lib/services/matrix/schemas";
 import { listActiveDriftCells } from "@/lib/db/queries/drifts/list-active-drift-cells";
@@ -122,6 +122,7 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
     const status = upstreamStatusOf(s.upstream, ctx.now);
     return {
       name: s.name,
+      kind: serviceKindOf(s.name),
       team: s.team,
       application: s.application,
       upstream: {

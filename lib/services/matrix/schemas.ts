@@ -50,6 +50,7 @@ export const matrixSchema = z
     services: z.array(
       z.object({
         name: z.string(),
+        kind: z.enum(["image", "chart"]).meta({ description: "chart: a Helm release's own service (named `chart:<release>`), whose versions are chart versions; image: everything else" }),
         team: z.string().nullable(),
         application: z.string().nullable(),
         upstream: upstreamSchema,

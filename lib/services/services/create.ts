@@ -10,12 +10,13 @@ import { ensureUpstreamRepositories } from "../upstream/ensure-repositories";
 import type { ServiceOut } from "./describe";
 import { getServiceOrThrow } from "./get";
 import type { createServiceSchema } from "./schemas";
-import { validatePolicy } from "./validate-policy";
+import { checkChartRepositorySetting, validatePolicy } from "./validate-policy";
 
 export async function createService({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof createServiceSchema> }): Promise<ServiceOut> {
   requireRole(ctx.actor, "member");
   const workspaceId = workspaceOf(ctx.actor);
   const policy = input.policy ? validatePolicy(input.policy, { gitlabUrl: ctx.config.gitlabUrl }) : null;
+  checkChartRepositorySetting(input.name, policy?.chart_repository, ctx.config);
   await ctx.db.$transaction(async (tx) => {
     if (await getServiceId(tx, workspaceId, input.name)) throw new AppError("conflict", `Service ${input.name} already exists.`);
     await createServiceRow(tx, {

@@ -10,8 +10,11 @@ import { upstreamStatusOf } from "../upstream/status";
 
 export type ServiceOut = z.infer<typeof serviceSchema>;
 
-/** `newest` comes from the matrix (the running line's newest release); null where the caller has none. */
-export function describeService(facts: ServiceFacts, opts: { gitlabUrl?: string; now: Date; newest?: string | null }): ServiceOut {
+/**
+ * `newest` comes from the matrix (the running line's newest release); null where the caller has none.
+ * `waiting`: releases the minimum release age holds back (listHeldByService); none where not given.
+ */
+export function describeService(facts: ServiceFacts, opts: { gitlabUrl?: string; now: Date; newest?: string | null; waiting?: readonly { version: string; until: Date }[] }): ServiceOut {
   const repository = facts.repository ?? facts.runningRepository;
   const own = (facts.policy ?? null) as Policy | null;
   const catalog = repository ? catalogFor(repository) : null;
@@ -39,11 +42,11 @@ export function describeService(facts: ServiceFacts, opts: { gitlabUrl?: string;
     release_source: release,
     checked_by: facts.upstream?.checkedBy ?? null,
     last_check: { at: facts.upstream?.checkedAt?.toISOString() ?? null, error: facts.upstream?.lastError ?? null },
-    upstream: upstreamOut(repository, facts.upstream, opts.now, opts.newest ?? null),
+    upstream: { ...upstreamOut(repository, facts.upstream, opts.now, opts.newest ?? null), waiting: (opts.waiting ?? []).map((w) => ({ version: w.version, until: w.until.toISOString() })) },
   };
 }
 
-export function upstreamOut(repository: string | null, row: ServiceFacts["upstream"], now: Date, newest: string | null): ServiceOut["upstream"] {
+export function upstreamOut(repository: string | null, row: ServiceFacts["upstream"], now: Date, newest: string | null): Omit<ServiceOut["upstream"], "waiting"> {
   const status = upstreamStatusOf(row, now);
   return { repository, newest, checked_at: row?.checkedAt?.toISOString() ?? null, checked_by: row?.checkedBy ?? null, state: status.state, error: status.error };
 }

@@ -4,12 +4,13 @@ import { AppError } from "@/lib/domain/errors";
 import { workspaceOf, type RequestCtx } from "../context";
 import { describeService, type ServiceOut } from "./describe";
 import { getMatrix } from "../matrix/get";
+import { listHeldReleasesByService } from "../insights/waiting-releases";
 
 export async function getServiceOrThrow({ ctx, input: { name } }: { ctx: RequestCtx; input: { name: string } }): Promise<ServiceOut> {
   const workspaceId = workspaceOf(ctx.actor);
   const [facts] = await loadServiceFacts(ctx.db, workspaceId, [name]);
   if (!facts) throw new AppError("not_found", `Service ${name} was not found.`);
-  const matrix = await getMatrix({ ctx, input: {} });
+  const [matrix, held] = await Promise.all([getMatrix({ ctx, input: {} }), listHeldReleasesByService({ ctx, input: { service: name } })]);
   const newest = matrix.services.find((s) => s.name === name)?.upstream.newest ?? null;
-  return describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now, newest });
+  return describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now, newest, waiting: held.get(name) });
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { policySchema } from "@/lib/domain/policy";
 import { nameSchema, itemsOf, nullableTimestamp } from "../schemas";
 import { upstreamSchema } from "../matrix/schemas";
+import { waitingSchema } from "../insights/schemas";
 
 export const policyOut = z.record(z.string(), z.unknown()).meta({ id: "Policy", description: "The policy in effect (see policy_source)" });
 
@@ -22,7 +23,7 @@ export const serviceSchema = z
     }),
     checked_by: z.enum(["server", "agent"]).nullable(),
     last_check: z.object({ at: nullableTimestamp, error: z.string().nullable() }),
-    upstream: upstreamSchema,
+    upstream: upstreamSchema.extend({ waiting: waitingSchema }).meta({ id: "ServiceUpstream" }),
   })
   .meta({ id: "Service" });
 

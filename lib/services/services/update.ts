@@ -13,7 +13,7 @@ import { followChartRepository } from "../upstream/follow-chart-repository";
 import type { ServiceOut } from "./describe";
 import { getServiceOrThrow } from "./get";
 import type { updateServiceSchema } from "./schemas";
-import { validatePolicy } from "./validate-policy";
+import { checkChartRepositorySetting, validatePolicy } from "./validate-policy";
 
 export async function updateService({ ctx, input: { name, ...input } }: { ctx: RequestCtx; input: { name: string } & z.infer<typeof updateServiceSchema> }): Promise<ServiceOut> {
   requireRole(ctx.actor, "member");
@@ -26,6 +26,8 @@ export async function updateService({ ctx, input: { name, ...input } }: { ctx: R
   else if (input.policy !== undefined) {
     const merged = mergePolicy((service.policy ?? null) as Policy | null, input.policy);
     policy = Object.keys(merged).length ? validatePolicy(merged, { gitlabUrl: ctx.config.gitlabUrl }) : null;
+    // Only a repository being set now: an unrelated change never fails on one stored earlier.
+    if (input.policy.chart_repository != null) checkChartRepositorySetting(name, policy?.chart_repository, ctx.config);
   }
   const repositoryChanged = input.repository !== undefined && input.repository !== service.repository;
   await ctx.db.$transaction(async (tx) => {

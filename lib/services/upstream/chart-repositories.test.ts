@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseChartKey } from "@/lib/domain/charts";
-import { chartKeyFor, isChartRepositoryAllowed } from "./chart-repositories";
+import { chartKeyFor, chartRepositoryRefusal, isChartRepositoryAllowed } from "./chart-repositories";
 
 const SERVER = ["registry.acme.test:5000", "charts.acme.test"];
 
@@ -28,5 +28,24 @@ describe("the repository a release's chart is checked in", () => {
     ["https://charts.example.invalid/stable#app", false],
   ])("may the server call %s: %s", (key, allowed) => {
     expect(isChartRepositoryAllowed(parseChartKey(key)!, SERVER)).toBe(allowed);
+  });
+});
+
+describe("why a policy's chart_repository is refused", () => {
+  const config = { serverRegistries: SERVER, insecureRegistries: ["registry.acme.test:5000"] };
+  it.each([
+    ["a configured classic host", "https://charts.acme.test/stable", null],
+    ["its index.yaml address", "https://charts.acme.test/stable/index.yaml", null],
+    ["a catalog chart host", "https://kubernetes.github.io/ingress-nginx", null],
+    ["a well-known OCI registry", "oci://ghcr.io/acme/charts", null],
+    ["a configured OCI registry", "oci://registry.acme.test:5000/charts", null],
+    ["a configured insecure host over http", "http://registry.acme.test:5000/charts", null],
+    ["an unknown host", "https://charts.example.com", "charts.example.com is not a chart repository host the server may call: add it to DRIFTWATCH_SERVER_REGISTRIES"],
+    ["an unknown host over http", "http://charts.example.com",
+      "charts.example.com is not a chart repository host the server may call: add it to DRIFTWATCH_SERVER_REGISTRIES and, as it is served over http, to DRIFTWATCH_INSECURE_REGISTRIES"],
+    ["a configured host over http that is not insecure", "http://charts.acme.test/stable", "charts.acme.test is served over http: add it to DRIFTWATCH_INSECURE_REGISTRIES, or use https://"],
+    ["an unknown OCI registry", "oci://registry.example.com/charts", "registry.example.com is not a chart repository host the server may call: add it to DRIFTWATCH_SERVER_REGISTRIES"],
+  ])("%s", (_, repository, refusal) => {
+    expect(chartRepositoryRefusal(repository, config)).toBe(refusal);
   });
 });
