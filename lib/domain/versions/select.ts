@@ -2,7 +2,7 @@
 // on it. `driftwatch tags newest` prints this result as it is.
 import { invalid } from "@/lib/domain/errors";
 import type { EffectivePolicy } from "@/lib/domain/policy";
-import { compareParsed, hasVersion, isSameGroup, JUMP_RANK, jumpOf, type Jump } from "./compare";
+import { compareParsed, hasVersion, isDateSerial, isRespinPair, isSameGroup, JUMP_RANK, jumpOf, type Jump } from "./compare";
 import { compileTagFilter } from "./filter";
 import { isInLine, isLongerVersionOf, newestInLine, newestOf, preferSemantic } from "./moving";
 import { isBelowAt, makeLinePrefilter, REJECT, startsWithNumberAt } from "./prefilter";
@@ -126,17 +126,35 @@ export function selectNewest(input: NewestInput): NewestResult {
     }
   }
 
+  // A three-part line also reaches its four-part respins (and a respin the releases after it),
+  // and a dated serial its `.1` respins: the part count alone does not separate them.
+  const mayRespin = filter === null && running.kind === "version" && (running.numbers.length === 3 || running.numbers.length === 4);
+  const sameCount = !mayRespin && !isDateSerial(running);
   const seen = new Set<string>();
-  const newer = collect(
+  /** Three-part releases of the line, and the three-part bases that have four-part tags. */
+  const bases = new Set<string>();
+  const extended = new Set<string>();
+  const baseOf = (p: ParsedTag) => p.numbers.slice(0, 3).join(".");
+  const inGroup = (c: ParsedTag) => {
+    if (filter !== null) return c.kind === running.kind;
+    if (!isSameGroup(running, c) && !(mayRespin && isRespinPair(running, c))) return false;
+    if (mayRespin && !c.isPrerelease) (c.numbers.length === 3 ? bases : extended).add(baseOf(c));
+    return true;
+  };
+  if (mayRespin) (running.numbers.length === 3 ? bases : extended).add(baseOf(running));
+  let newer = collect(
     input.tags,
-    filter === null ? keepRaw(makeLinePrefilter(running, true)) : null,
-    (c) =>
-      admit(c) &&
-      (filter === null ? isSameGroup(running, c) : c.kind === running.kind) &&
-      compareParsed(c, running) > 0 &&
-      !seen.has(c.raw) &&
-      (seen.add(c.raw), true),
-  ).sort(compareParsed);
+    filter === null ? keepRaw(makeLinePrefilter(running, sameCount)) : null,
+    (c) => inGroup(c) && admit(c) && compareParsed(c, running) > 0 && !seen.has(c.raw) && (seen.add(c.raw), true),
+  );
+  if (mayRespin) {
+    // A four-part tag is a respin of the three-part release it extends, unless every three-part
+    // tag has four-part versions: then the three-part ones are line tags (24.10.2 → 24.10.2.80).
+    const hasRespins = [...bases].some((b) => !extended.has(b));
+    const isRespinOf = (four: ParsedTag) => hasRespins && bases.has(baseOf(four));
+    newer = newer.filter((c) => c.numbers.length === running.numbers.length || isRespinOf(running.numbers.length === 3 ? c : running));
+  }
+  newer.sort(compareParsed);
   const newest = newer[newer.length - 1] ?? null;
 
   let target: ParsedTag | null = null;
