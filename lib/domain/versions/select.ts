@@ -70,6 +70,17 @@ function newestForMovingTag(
   return { moves, newest: best ?? newestInLine(running, rest) };
 }
 
+/**
+ * A moving name's own line where releases carry the name as a flavour word
+ * (`lts-jdk17` → `2.479.2-lts-jdk17`), as a flavour tag to look up; else null.
+ */
+export function namedLineOf(running: ParsedTag): ParsedTag | null {
+  if (running.kind !== "moving" || running.isPrerelease || running.prefix !== "") return null;
+  const name = running.raw.toLowerCase().split("-", 1)[0] ?? "";
+  if (name === "" || name === "latest") return null;
+  return { ...running, kind: "flavour", flavour: running.flavour === "" ? name : `${name}-${running.flavour}` };
+}
+
 const keepRaw = (prefilter: (raw: string) => number) => (raw: string) => prefilter(raw) !== REJECT;
 
 /** Parses the tags that pass `keepRaw` (a cheap pre-check) and keeps the parsed ones that pass `keep`. */
@@ -110,6 +121,10 @@ export function selectNewest(input: NewestInput): NewestResult {
   // bare majors of its flavour (`8`, `22-alpine`): its exact version is only known from a digest.
   if (running.kind === "moving" || running.kind === "flavour" || (filter !== null && isBareMajor(running))) {
     if (filter === null) {
+      // Jenkins' `lts-jdk17` points at the `…-lts-jdk17` releases where its repository names them so.
+      const named = namedLineOf(running);
+      const namedNewest = named === null ? null : newestForMovingTag(named, input.tags, admit).newest;
+      if (namedNewest !== null && named !== null && namedNewest.flavour === named.flavour) return result(input.running, namedNewest);
       const line = newestForMovingTag(running, input.tags, admit);
       if (line.moves && line.newest === null && running.kind === "moving") {
         // no plain release at all: `latest` may still name releases with a word prefix

@@ -440,6 +440,9 @@ export const NEWEST_CASES: readonly NewestCase[] = [
   ["jenkins", "2.479.1-jdk21", null, "2.479.2-jdk21", "patch", "2.479.2-jdk21"],
   ["jenkins", "2.486-jdk17", null, "2.487-jdk17", "minor", "2.487-jdk17"],
   ["jenkins", "jdk17", null, "2.487-jdk17", null, null],
+  ["jenkins", "lts-jdk17", null, "2.479.2-lts-jdk17", null, null],
+  ["jenkins", "lts", null, "2.479.2-lts", null, null],
+  ["jenkins", "latest", null, "2.487", null, null],
   // Jenkins build numbers with their commit (`3283.v92c105e0f819`) and a packaging revision.
   ["jenkinsInboundAgent", "3261.v9c670a_4748a_9-1-jdk17", null, "3283.v92c105e0f819-2-jdk17", "major", "3283.v92c105e0f819-2-jdk17"],
   ["jenkinsInboundAgent", "3273.v4cfe589b_fd83-1", null, "3283.v92c105e0f819-2", "major", "3283.v92c105e0f819-2"],
