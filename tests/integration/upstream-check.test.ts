@@ -74,6 +74,11 @@ describe("upstream checks on a real registry", () => {
       ["old", "latest", null],
       ["web", "1.27", "1.27.3"],
     ]);
+    // The drifts and the updates list speak of the same exact versions.
+    const drifts = (await api(ws.viewer).get("/api/v1/drifts?kind=upstream")).body.items as { service: string; running: string | null; expected: string | null }[];
+    expect(drifts.filter((d) => d.service !== "old").map((d) => [d.service, d.running, d.expected])).toEqual([["web", "1.27.3", "1.28.0"]]);
+    const updates = (await api(ws.viewer).get("/api/v1/updates")).body.items as { service: string; running: string | null; target_version: string | null }[];
+    expect(updates.filter((u) => u.service === "web").map((u) => [u.running, u.target_version])).toEqual([["1.27.3", "1.28.0"]]);
     // A line tag whose digest is unknown upstream is not its own version either.
     const res = await api(ws.agentKey).post("/api/v1/agent/report", {
       environment: "staging",
