@@ -144,27 +144,29 @@ export function selectNewest(input: NewestInput): NewestResult {
   // A three-part line also reaches its four-part respins (and a respin the releases after it),
   // and a dated serial its `.1` respins: the part count alone does not separate them.
   const mayRespin = filter === null && running.kind === "version" && (running.numbers.length === 3 || running.numbers.length === 4);
-  const sameCount = !mayRespin && !isDateSerial(running);
+  // A respin's three-part release is below it: a four-part running tag reads every tag of its line.
+  const sameCount = !isDateSerial(running) && !(mayRespin && running.numbers.length === 4);
   const seen = new Set<string>();
-  /** Three-part releases of the line, and the three-part bases that have four-part tags. */
-  const bases = new Set<string>();
-  const extended = new Set<string>();
-  const baseOf = (p: ParsedTag) => p.numbers.slice(0, 3).join(".");
+  /** The line's three- and four-part releases seen, when four-part tags are in play. */
+  const threes: ParsedTag[] = [];
+  const fours: ParsedTag[] = [];
   const inGroup = (c: ParsedTag) => {
     if (filter !== null) return c.kind === running.kind;
     if (!isSameGroup(running, c) && !(mayRespin && isRespinPair(running, c))) return false;
-    if (mayRespin && !c.isPrerelease) (c.numbers.length === 3 ? bases : extended).add(baseOf(c));
+    if (mayRespin && !c.isPrerelease) (c.numbers.length === 3 ? threes : fours).push(c);
     return true;
   };
-  if (mayRespin) (running.numbers.length === 3 ? bases : extended).add(baseOf(running));
   let newer = collect(
     input.tags,
-    filter === null ? keepRaw(makeLinePrefilter(running, sameCount)) : null,
+    filter === null ? keepRaw(makeLinePrefilter(running, sameCount, mayRespin)) : null,
     (c) => inGroup(c) && admit(c) && compareParsed(c, running) > 0 && !seen.has(c.raw) && (seen.add(c.raw), true),
   );
-  if (mayRespin) {
+  if (mayRespin && (fours.length > 0 || running.numbers.length === 4)) {
     // A four-part tag is a respin of the three-part release it extends, unless every three-part
     // tag has four-part versions: then the three-part ones are line tags (24.10.2 → 24.10.2.80).
+    const baseOf = (p: ParsedTag) => p.numbers.slice(0, 3).join(".");
+    const bases = new Set([...threes, ...(running.numbers.length === 3 ? [running] : [])].map(baseOf));
+    const extended = new Set([...fours, ...(running.numbers.length === 4 ? [running] : [])].map(baseOf));
     const hasRespins = [...bases].some((b) => !extended.has(b));
     const isRespinOf = (four: ParsedTag) => hasRespins && bases.has(baseOf(four));
     newer = newer.filter((c) => c.numbers.length === running.numbers.length || isRespinOf(running.numbers.length === 3 ? c : running));
