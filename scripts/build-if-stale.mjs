@@ -1,10 +1,10 @@
-// `npm start` builds the web app only when the content of its sources changed
+// `driftwatch start` and `demo` (and so `npm start`) build the web app only when the content of its sources changed
 // since the last build (a hash kept beside the build, so a fresh checkout's
 // timestamps or a touched file do not count); `npm run build` (--force) always
 // builds. Next.js's own log goes to a file, named when the build fails.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,6 +25,15 @@ function files(rel, out = []) {
   return out;
 }
 
+function writable(dir) {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function sourcesHash() {
   const hash = createHash("sha256").update(process.env.NEXT_DIST_DIR || ".next");
   for (const source of SOURCES) {
@@ -38,8 +47,11 @@ function sourcesHash() {
 
 const force = process.argv.includes("--force");
 const current = sourcesHash();
-const built = existsSync(path.join(distDir, "BUILD_ID")) && existsSync(hashFile) ? readFileSync(hashFile, "utf8").trim() : null;
+const hasBuild = existsSync(path.join(distDir, "BUILD_ID"));
+const built = hasBuild && existsSync(hashFile) ? readFileSync(hashFile, "utf8").trim() : null;
 if (!force && built === current) process.exit(0);
+// An image's code belongs to another user than the one serving it: its build is the one it ships with.
+if (!force && hasBuild && !writable(distDir)) process.exit(0);
 
 const dataDir = path.resolve(root, process.env.DRIFTWATCH_DATA_DIR || ".driftwatch");
 mkdirSync(dataDir, { recursive: true });

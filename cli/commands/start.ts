@@ -1,7 +1,6 @@
 // driftwatch start: migrate, then serve the web app, the API and the
 // scheduler in one process. Stops cleanly on SIGINT/SIGTERM.
 import path from "node:path";
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { loadConfig, type Config } from "@/lib/config";
 import { openDatabase } from "@/lib/db/database";
@@ -13,6 +12,7 @@ import { tuneRuntime } from "@/lib/server/runtime";
 import { startBackgroundWork } from "@/lib/server/background";
 import { startDockerHostWatch } from "@/lib/server/docker-host";
 import { bool, wholeNumber } from "../options";
+import { buildWebAppIfStale } from "../web-build";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -48,7 +48,7 @@ export function registerStartCommand(program: Command) {
       if (port !== undefined && !process.env.DRIFTWATCH_BASE_URL) config.baseUrl = `http://localhost:${port}`;
       setLogLevel(config.logLevel);
       tuneRuntime();
-      if (!existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) throw new Error("the web app is not built; run npm run build (npm start does it for you)");
+      buildWebAppIfStale(ROOT);
 
       const started = Date.now();
       const database = await openDatabase(config, { log: (l) => log.info(l) });

@@ -10,6 +10,7 @@ import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SERVICES, DEMO_WORKSPACE, RECORDED_HOST
 import { startEolServer, type EolServer } from "./eol-server";
 import { demoImageDigest, registryInstalled, REGISTRY_BINARY, startDemoRegistry, stopChild, type DemoRegistry } from "./registry";
 import { seedDemo } from "./seed";
+import { buildWebAppIfStale } from "../web-build";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/driftwatch.mjs");
@@ -97,6 +98,8 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
     await eol?.close();
   };
   try {
+    // Before the server starts: its health wait is shorter than a first build.
+    buildWebAppIfStale(ROOT);
     if (registryInstalled()) {
       // Image names carry the registry's port, so a second run must listen where the first one did.
       const registryPort = state.registry_port ?? (await freePort());

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { exactVersionOf, isLineTag, resolutionCandidates } from "./running-version";
 import { IMAGES, type ImageName } from "./versions/testdata/images";
 
+/** A four-part respin published after the three-part release it fixes. */
+const RESPINS = ["1.2.2", "1.2.3", "1.2.3.1", "1.2.4"];
+
 describe("isLineTag", () => {
-  it.each<[ImageName, string, boolean]>([
+  it.each<[ImageName | "respins", string, boolean]>([
     ["nginx", "1.27", true],
     ["nginx", "1.27.3", false],
     ["redis2026", "7", true],
@@ -13,8 +16,15 @@ describe("isLineTag", () => {
     ["mariadb2026", "11-ubi9", true],
     ["mariadb2026", "12.3.2", false],
     ["redis2026", "latest", false],
+    ["clickhouse", "24.10.2", true],
+    // A release with its build (`_7`) and a three-part release that was respun (`17.0.8.1_1`) are exact.
+    ["temurin2023", "17.0.8_7-jdk-jammy", false],
+    ["temurin", "8u432-b06-jdk-jammy", false],
+    ["temurin", "8-jdk-jammy", true],
+    ["respins", "1.2.3", false],
+    ["respins", "1.2.2", false],
   ])("%s: %s → %s", (image, tag, expected) => {
-    expect(isLineTag(tag, IMAGES[image].tags)).toBe(expected);
+    expect(isLineTag(tag, image === "respins" ? RESPINS : IMAGES[image].tags)).toBe(expected);
   });
 });
 

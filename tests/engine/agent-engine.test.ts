@@ -40,7 +40,7 @@ async function reportSwarm(environment = "swarm") {
 }
 
 type Cell = { environment: string; tag: string; version: string | null; targets: { name: string; digest: string | null }[] };
-type HistoryRow = { service: string; environment: string; target: string; tag: string; digest: string | null; from: string; to: string | null };
+type HistoryRow = { service: string; environment: string; target: string; tag: string; version: string | null; digest: string | null; from: string; to: string | null };
 
 const matrixCell = async (service: string, environment: string): Promise<Cell | undefined> => {
   const m = await api(ws.viewer).get("/api/v1/matrix");
@@ -108,6 +108,11 @@ describe("the agent on a real Docker Engine", () => {
       const row = rows.find((r) => r.service === service && r.to === null);
       expect(row?.from, service).toBe(ms(await inspect(container, "{{.State.StartedAt}}")));
     }
+    // History gives moving tags the version their digest resolved to, as the matrix does.
+    const open = (service: string) => rows.find((r) => r.service === service && r.to === null);
+    expect([open("web"), open("api"), open("edge"), open("worker")].map((r) => [r?.tag, r?.version])).toEqual([
+      ["latest", "1.27.3"], ["1.27", "1.27.3"], ["1.28", "1.28.0"], ["1.27.2", "1.27.2"],
+    ]);
   });
 
   it("closes the row of a container replaced by a newer image and opens the next; a removed container's row closes", async () => {
@@ -119,8 +124,8 @@ describe("the agent on a real Docker Engine", () => {
     const started = ms(await inspect("shop-web-1", "{{.State.StartedAt}}"));
     const rows = await history();
     const web = rows.filter((r) => r.service === "web" && r.environment === "production");
-    expect(web.find((r) => r.tag === "latest")).toMatchObject({ to: started });
-    expect(web.find((r) => r.tag === "1.28")).toMatchObject({ from: started, to: null, digest: digests["1.28"] });
+    expect(web.find((r) => r.tag === "latest")).toMatchObject({ to: started, version: "1.27.3" });
+    expect(web.find((r) => r.tag === "1.28")).toMatchObject({ from: started, to: null, digest: digests["1.28"], version: "1.28.0" });
     const worker = rows.find((r) => r.service === "worker");
     expect(worker?.to).not.toBeNull();
     expect(await matrixCell("worker", "production")).toBeUndefined();

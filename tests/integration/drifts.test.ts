@@ -243,6 +243,35 @@ describe("upstream drift, acknowledgements and silencing", () => {
   });
 });
 
+describe("an acknowledgement typed as a plain version", () => {
+  let ws: TestWorkspace;
+  const evaluate = () => evaluateWorkspaceDrift({ ctx: { db: testDb(), config: { ...ws.ctx.config, eolEnabled: false }, now: new Date() }, input: { workspaceId: ws.id } });
+
+  beforeAll(async () => {
+    ws = await makeWorkspace("drift-ack-flavour");
+    await pipeline(ws, [["production", 20]]);
+    await report(ws, "production", "docker@prod", [workload("web", "3.1.1-alpine", ago(40 * DAY), 10)]);
+    const db = testDb();
+    const repo = await db.upstreamRepository.findFirstOrThrow({ where: { key: `${REGISTRY}/web`, ownerWorkspaceId: ws.id } });
+    await db.upstreamTag.createMany({
+      data: ["3.1.1", "3.1.1-alpine", "3.2.0", "3.2.0-alpine"].map((name, i) => ({ repositoryId: repo.id, name, platformDigests: [], firstSeenAt: new Date(Date.now() - (30 - i) * DAY) })),
+    });
+    await db.upstreamRepository.update({ where: { id: repo.id }, data: { checkedAt: new Date() } });
+    await evaluate();
+  });
+
+  it.each([
+    ["until_version", { until_version: "3.3.0" }],
+    ["skip_version", { skip_version: "3.2.0" }],
+  ])("%s covers every flavour of the running line", async (_field, version) => {
+    expect(await drifts(ws, "?kind=upstream")).toEqual([expect.objectContaining({ running: "3.1.1-alpine", expected: "3.2.0-alpine", silenced: false })]);
+    const ack = await api(ws.member).post("/api/v1/acks", { service: "web", kind: "release", ...version });
+    expect(ack.status).toBe(201);
+    expect(await drifts(ws, "?kind=upstream")).toEqual([expect.objectContaining({ expected: "3.2.0-alpine", silenced: true })]);
+    expect((await api(ws.member).delete(`/api/v1/acks/${ack.body.id}`)).status).toBe(204);
+  });
+});
+
 describe("POST/GET/DELETE /api/v1/acks", () => {
   let ws: TestWorkspace;
   beforeAll(async () => {

@@ -65,6 +65,38 @@ describe("upstream checks on a real registry", () => {
     expect(service.body.last_check.at).not.toBeNull();
   });
 
+  it("gives history rows of moving tags the version their digest resolved to, rows stored before the resolution too", async () => {
+    // The rows were stored by the report in beforeAll, before any check resolved their digests.
+    await waitFor(() => api(ws.viewer).get("/api/v1/matrix").then((r) => r.body), (m) => m.services.find((s: { name: string }) => s.name === "edge")?.cells[0]?.version === "1.28.0");
+    const history = (await api(ws.viewer).get("/api/v1/history")).body.items as { service: string; tag: string; version: string | null }[];
+    expect(history.map((r) => [r.service, r.tag, r.version]).sort()).toEqual([
+      ["edge", "latest", "1.28.0"],
+      ["old", "latest", null],
+      ["web", "1.27", "1.27.3"],
+    ]);
+    // The drifts and the updates list speak of the same exact versions.
+    const drifts = (await api(ws.viewer).get("/api/v1/drifts?kind=upstream")).body.items as { service: string; running: string | null; expected: string | null }[];
+    expect(drifts.filter((d) => d.service !== "old").map((d) => [d.service, d.running, d.expected])).toEqual([["web", "1.27.3", "1.28.0"]]);
+    const updates = (await api(ws.viewer).get("/api/v1/updates")).body.items as { service: string; running: string | null; target_version: string | null }[];
+    expect(updates.filter((u) => u.service === "web").map((u) => [u.running, u.target_version])).toEqual([["1.27.3", "1.28.0"]]);
+    // A line tag whose digest is unknown upstream is not its own version either.
+    const res = await api(ws.agentKey).post("/api/v1/agent/report", {
+      environment: "staging",
+      target: { name: "docker@staging-1", kind: "docker" },
+      observed_at: new Date().toISOString(),
+      workloads: [
+        { service: "web", container: "web", main: true, image: `${image}:1.27`, digest: UNKNOWN, platform_digest: null, platform: "linux/amd64", since: "2026-11-04T00:00:00Z" },
+        { service: "exact", container: "exact", main: true, image: `${image}:1.27.1`, digest: null, platform_digest: null, platform: "linux/amd64", since: "2026-11-04T00:00:00Z" },
+      ],
+    });
+    expect(res.status).toBe(202);
+    const staging = (await api(ws.viewer).get("/api/v1/history?environment=staging")).body.items as { service: string; tag: string; version: string | null }[];
+    expect(staging.map((r) => [r.service, r.tag, r.version]).sort()).toEqual([
+      ["exact", "1.27.1", "1.27.1"],
+      ["web", "1.27", null],
+    ]);
+  });
+
   it("looks each digest up once, and an unmatched one again only after a day", async () => {
     const db = testDb();
     const repoRow = await db.upstreamRepository.findFirstOrThrow({ where: { key: `${inject("registryHost")}/${repo}` } });

@@ -23,7 +23,9 @@ export type AckScopeInput = { now: Date; runningVersionsInScope: readonly string
 /**
  * `version` against an acknowledgement's version: negative below, 0 within
  * (`1.28.3` is within `1.28`), positive above; null when not the same kind of
- * version (another flavour or prefix: not comparable like with like).
+ * version (another prefix, or another flavour than the one the acknowledgement
+ * names: not comparable like with like). A plain version, as a user types it,
+ * covers every flavour of its line (`3.3.0` covers `3.2.0-alpine`).
  */
 export function compareToAckVersion(version: string, ackVersion: string): number | null {
   if (version === ackVersion) return 0;
@@ -45,7 +47,7 @@ const plain = (prefix: string) => (prefix === "v" ? "" : prefix);
 
 function isComparable(v: ParsedTag, a: ParsedTag): boolean {
   const hasVersion = (p: ParsedTag) => p.kind === "version" || p.kind === "date";
-  return hasVersion(v) && v.kind === a.kind && plain(v.prefix) === plain(a.prefix) && v.flavour === a.flavour;
+  return hasVersion(v) && v.kind === a.kind && plain(v.prefix) === plain(a.prefix) && (a.flavour === "" || v.flavour === a.flavour);
 }
 
 /** Whether a version at or above `untilVersion` runs (not comparable like with like: does not count). */

@@ -12,10 +12,21 @@ export function hasVersion(p: ParsedTag): boolean {
   return p.kind === "version" || p.kind === "date";
 }
 
+/**
+ * A dated serial (`20240911`, `jammy-20240911.1`): a respin adds a part (`.1`)
+ * without leaving the serial's line.
+ */
+export function isDateSerial(p: ParsedTag): boolean {
+  return p.kind === "date" && (p.numbers[0] ?? 0) >= 10_000_000;
+}
+
+/** How many numeric parts a tag's group is keyed by; every dated serial counts as one. */
+const partsKey = (p: ParsedTag) => (isDateSerial(p) ? 0 : p.numbers.length);
+
 /** Group key of a parsed tag; null for tags without a version. */
 export function likeKeyOf(p: ParsedTag): string | null {
   if (!hasVersion(p)) return null;
-  return `${p.kind}|${p.prefix}|${p.numbers.length}|${p.flavour}|${p.flavourVersion.length > 0 ? "fv" : ""}`;
+  return `${p.kind}|${p.prefix}|${partsKey(p)}|${p.flavour}|${p.flavourVersion.length > 0 ? "fv" : ""}|${p.scheme}`;
 }
 
 /** Tags with equal keys compete with each other; null for names, ids and signatures. */
@@ -28,11 +39,24 @@ export function isSameGroup(a: ParsedTag, b: ParsedTag): boolean {
   return (
     hasVersion(a) &&
     a.kind === b.kind &&
-    a.numbers.length === b.numbers.length &&
+    (a.numbers.length === b.numbers.length || (isDateSerial(a) && isDateSerial(b))) &&
     a.prefix === b.prefix &&
     a.flavour === b.flavour &&
-    (a.flavourVersion.length > 0) === (b.flavourVersion.length > 0)
+    (a.flavourVersion.length > 0) === (b.flavourVersion.length > 0) &&
+    a.scheme === b.scheme
   );
+}
+
+/**
+ * `b` is a four-part respin of three-part `a`'s line or the reverse (`17.0.8` →
+ * `17.0.8.1` → `17.0.9`): same group but for one more part. Whether it is a
+ * respin (its three-part release exists) is the caller's to check.
+ */
+export function isRespinPair(a: ParsedTag, b: ParsedTag): boolean {
+  const n = a.numbers.length;
+  const m = b.numbers.length;
+  if (a.kind !== "version" || b.kind !== "version" || !((n === 3 && m === 4) || (n === 4 && m === 3))) return false;
+  return a.prefix === b.prefix && a.flavour === b.flavour && (a.flavourVersion.length > 0) === (b.flavourVersion.length > 0) && a.scheme === b.scheme;
 }
 
 // dev/nightly builds < alpha/milestone < beta < preview < rc, as PEP 440 and semver tools order them.

@@ -2,7 +2,7 @@
 // tokens instead of one big regular expression: it runs over every tag of a
 // repository on each check, must never throw, and stays linear in the tag length.
 import {
-  allDigits, allHex, byLength, isDigit, isHexId, isLower, isPrereleaseAt, isWordAt, MAX_DIGITS, numberAt,
+  allDigits, allHex, byLength, isCommitAt, isDigit, isHexId, isLower, isPrereleaseAt, isWordAt, MAX_DIGITS, numberAt,
   pushNumbers, tokenEnd,
 } from "./scan";
 import { Suffix } from "./suffix";
@@ -25,6 +25,8 @@ export type ParsedTag = {
   revision: number | null;
   /** Metadata that never orders tags: +build, commit ids inside version tags. */
   build: string | null;
+  /** A publisher's build-counter scheme (`ls` for linuxserver's `-ls363`): such a line never competes with plain tags. */
+  scheme: string;
 };
 
 // Docker's own limit; anything longer is not a tag and not worth scanning.
@@ -58,7 +60,7 @@ const ARCH_PREFIXES = byLength([
 function unknown(raw: string): ParsedTag {
   return {
     raw, kind: "unknown", prefix: "", numbers: [], prerelease: null, isPrerelease: false,
-    flavour: "", flavourVersion: [], revision: null, build: null,
+    flavour: "", flavourVersion: [], revision: null, build: null, scheme: "",
   };
 }
 
@@ -82,6 +84,7 @@ function finish(raw: string, kind: TagKind, prefix: string, numbers: number[], g
     flavourVersion: suffix.flavourVersion,
     revision: suffix.revision,
     build: build === null ? ownBuild : ownBuild === null ? build : `${ownBuild}+${build}`,
+    scheme: suffix.scheme,
   };
 }
 
@@ -196,6 +199,9 @@ export function parseTag(tag: string): ParsedTag {
   let p = hasV ? core + 1 : core;
   const numbers: number[] = [];
   let firstRun = 0;
+  let ownRevision: number | null = null;
+  let commit: string | null = null;
+  let dots = 0;
   for (;;) {
     const start = p;
     let value = 0;
@@ -207,11 +213,37 @@ export function parseTag(tag: string): ParsedTag {
     if (numbers.length === 0) firstRun = p - start;
     numbers.push(value);
     const sep = s.charCodeAt(p);
-    if (p + 1 < coreEnd && (sep === 46 || sep === 95) && isDigit(s.charCodeAt(p + 1))) p++;
-    else break;
+    if (p + 1 < coreEnd && sep === 95 && dots >= 2 && allDigits(s, p + 1, coreEnd) && coreEnd - p - 1 <= MAX_DIGITS) {
+      // Java's `21.0.5_11`, `17.0.8.1_1`: the build of that version, not a part of it
+      ownRevision = numberAt(s, p + 1, coreEnd);
+      p = coreEnd;
+      break;
+    }
+    if (p + 1 < coreEnd && (sep === 46 || sep === 95) && isDigit(s.charCodeAt(p + 1))) {
+      if (sep === 46) dots++;
+      p++;
+    } else break;
+  }
+  if (p + 2 < coreEnd && s.charCodeAt(p) === 46 && s.charCodeAt(p + 1) === 118 /* v */ && isCommitAt(s, p + 2, coreEnd)) {
+    // Jenkins' `3283.v92c105e0f819`: a build number and the commit it was built from
+    commit = s.slice(p + 1, coreEnd);
+    p = coreEnd;
+  } else if (numbers.length === 1 && firstRun <= 2 && s.charCodeAt(p) === 117 /* u */ && allDigits(s, p + 1, coreEnd) && coreEnd - p - 1 <= 4) {
+    // Java's update numbering: `8u432` is update 432 of Java 8, a patch release of 8.0
+    numbers.push(0, numberAt(s, p + 1, coreEnd));
+    if (coreEnd < end && s.charCodeAt(coreEnd + 1) === 98 /* b */) {
+      const bEnd = tokenEnd(s, coreEnd + 2, end);
+      if (allDigits(s, coreEnd + 2, bEnd) && bEnd - coreEnd - 2 <= 4) {
+        ownRevision = numberAt(s, coreEnd + 2, bEnd); // `-b06`: its build
+        coreEnd = bEnd;
+      }
+    }
+    p = coreEnd;
   }
 
   const suffix = new Suffix(s, true);
+  if (ownRevision !== null) suffix.setRevision(ownRevision);
+  if (commit !== null) suffix.build = commit; // a packaging revision may follow (`-1`)
   let gluedPre: string | null = null;
   if (p < coreEnd) {
     const c = s.charCodeAt(p);
@@ -266,7 +298,8 @@ export function isVersionTag(tag: string): boolean {
 
 /** True for tags that move on their own: names, flavours and bare majors. */
 export function isMovingParsed(p: ParsedTag): boolean {
-  return p.kind === "moving" || p.kind === "flavour" || (p.kind === "version" && p.numbers.length === 1 && !p.isPrerelease);
+  // A build number with its commit (`3283.v92c105e0f819`) is one build, not a major line.
+  return p.kind === "moving" || p.kind === "flavour" || (p.kind === "version" && p.numbers.length === 1 && !p.isPrerelease && p.build === null);
 }
 
 /**

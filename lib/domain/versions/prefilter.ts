@@ -25,7 +25,7 @@ function startsWithLower(raw: string, prefix: string): boolean {
  * the same count of numeric parts and numbers not below the running tag's (only
  * newer tags are wanted then). Returns REJECT, UNKNOWN_START or where the version starts.
  */
-export function makeLinePrefilter(running: ParsedTag, sameCount: boolean): (raw: string) => number {
+export function makeLinePrefilter(running: ParsedTag, sameCount: boolean, oneMorePart = false): (raw: string) => number {
   const words = running.flavour === "" ? [] : running.flavour.split("-");
   const hasWords = (raw: string) => {
     for (const w of words) {
@@ -55,6 +55,7 @@ export function makeLinePrefilter(running: ParsedTag, sameCount: boolean): (raw:
       let p = start;
       let runs = 0;
       let isAbove = false;
+      let lastUnderscore = false;
       for (;;) {
         let value = 0;
         while (isDigit(raw.charCodeAt(p))) value = value * 10 + (raw.charCodeAt(p++) - 48);
@@ -65,10 +66,16 @@ export function makeLinePrefilter(running: ParsedTag, sameCount: boolean): (raw:
         }
         runs++;
         const sep = raw.charCodeAt(p);
-        if ((sep === 46 || sep === 95) && isDigit(raw.charCodeAt(p + 1))) p++;
-        else break;
+        // Java's `8u432` (8.0.432): the parser decides
+        if (sep === 117 && runs === 1 && isDigit(raw.charCodeAt(p + 1))) return hasWords(raw) ? start : REJECT;
+        if ((sep === 46 || sep === 95) && isDigit(raw.charCodeAt(p + 1))) {
+          lastUnderscore = sep === 95;
+          p++;
+        } else break;
       }
-      if (runs !== count) return REJECT;
+      // Java's `17.0.9_9` has a build after its version; `oneMorePart`: a respin's fourth part.
+      const parts = lastUnderscore ? runs - 1 : runs;
+      if (runs !== count && parts !== count && !(oneMorePart && (runs === count + 1 || parts === count + 1))) return REJECT;
     }
     return hasWords(raw) ? start : REJECT;
   };

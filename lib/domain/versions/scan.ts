@@ -56,6 +56,17 @@ export function isHexId(s: string, a: number, b: number): boolean {
   return letters && digits;
 }
 
+/** Jenkins' commit part (`92c105e0f819`, `9c670a_4748a_9`): hex with underscores, at least 7 hex characters. */
+export function isCommitAt(s: string, a: number, b: number): boolean {
+  let hex = 0;
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (isDigit(c) || isHexLetter(c)) hex++;
+    else if (c !== 95) return false;
+  }
+  return hex >= 7 && hex <= 40;
+}
+
 /** `3.20`, `22.04`: digits with at least one dot, nothing else. */
 export function isDottedNumber(s: string, a: number, b: number): boolean {
   let dots = 0;

@@ -2,7 +2,7 @@
 // on it. `driftwatch tags newest` prints this result as it is.
 import { invalid } from "@/lib/domain/errors";
 import type { EffectivePolicy } from "@/lib/domain/policy";
-import { compareParsed, hasVersion, isSameGroup, JUMP_RANK, jumpOf, type Jump } from "./compare";
+import { compareParsed, hasVersion, isDateSerial, isRespinPair, isSameGroup, JUMP_RANK, jumpOf, type Jump } from "./compare";
 import { compileTagFilter } from "./filter";
 import { isInLine, isLongerVersionOf, newestInLine, newestOf, preferSemantic } from "./moving";
 import { isBelowAt, makeLinePrefilter, REJECT, startsWithNumberAt } from "./prefilter";
@@ -70,6 +70,17 @@ function newestForMovingTag(
   return { moves, newest: best ?? newestInLine(running, rest) };
 }
 
+/**
+ * A moving name's own line where releases carry the name as a flavour word
+ * (`lts-jdk17` → `2.479.2-lts-jdk17`), as a flavour tag to look up; else null.
+ */
+export function namedLineOf(running: ParsedTag): ParsedTag | null {
+  if (running.kind !== "moving" || running.isPrerelease || running.prefix !== "") return null;
+  const name = running.raw.toLowerCase().split("-", 1)[0] ?? "";
+  if (name === "" || name === "latest") return null;
+  return { ...running, kind: "flavour", flavour: running.flavour === "" ? name : `${name}-${running.flavour}` };
+}
+
 const keepRaw = (prefilter: (raw: string) => number) => (raw: string) => prefilter(raw) !== REJECT;
 
 /** Parses the tags that pass `keepRaw` (a cheap pre-check) and keeps the parsed ones that pass `keep`. */
@@ -110,6 +121,10 @@ export function selectNewest(input: NewestInput): NewestResult {
   // bare majors of its flavour (`8`, `22-alpine`): its exact version is only known from a digest.
   if (running.kind === "moving" || running.kind === "flavour" || (filter !== null && isBareMajor(running))) {
     if (filter === null) {
+      // Jenkins' `lts-jdk17` points at the `…-lts-jdk17` releases where its repository names them so.
+      const named = namedLineOf(running);
+      const namedNewest = named === null ? null : newestForMovingTag(named, input.tags, admit).newest;
+      if (namedNewest !== null && named !== null && namedNewest.flavour === named.flavour) return result(input.running, namedNewest);
       const line = newestForMovingTag(running, input.tags, admit);
       if (line.moves && line.newest === null && running.kind === "moving") {
         // no plain release at all: `latest` may still name releases with a word prefix
@@ -126,17 +141,37 @@ export function selectNewest(input: NewestInput): NewestResult {
     }
   }
 
+  // A three-part line also reaches its four-part respins (and a respin the releases after it),
+  // and a dated serial its `.1` respins: the part count alone does not separate them.
+  const mayRespin = filter === null && running.kind === "version" && (running.numbers.length === 3 || running.numbers.length === 4);
+  // A respin's three-part release is below it: a four-part running tag reads every tag of its line.
+  const sameCount = !isDateSerial(running) && !(mayRespin && running.numbers.length === 4);
   const seen = new Set<string>();
-  const newer = collect(
+  /** The line's three- and four-part releases seen, when four-part tags are in play. */
+  const threes: ParsedTag[] = [];
+  const fours: ParsedTag[] = [];
+  const inGroup = (c: ParsedTag) => {
+    if (filter !== null) return c.kind === running.kind;
+    if (!isSameGroup(running, c) && !(mayRespin && isRespinPair(running, c))) return false;
+    if (mayRespin && !c.isPrerelease) (c.numbers.length === 3 ? threes : fours).push(c);
+    return true;
+  };
+  let newer = collect(
     input.tags,
-    filter === null ? keepRaw(makeLinePrefilter(running, true)) : null,
-    (c) =>
-      admit(c) &&
-      (filter === null ? isSameGroup(running, c) : c.kind === running.kind) &&
-      compareParsed(c, running) > 0 &&
-      !seen.has(c.raw) &&
-      (seen.add(c.raw), true),
-  ).sort(compareParsed);
+    filter === null ? keepRaw(makeLinePrefilter(running, sameCount, mayRespin)) : null,
+    (c) => inGroup(c) && admit(c) && compareParsed(c, running) > 0 && !seen.has(c.raw) && (seen.add(c.raw), true),
+  );
+  if (mayRespin && (fours.length > 0 || running.numbers.length === 4)) {
+    // A four-part tag is a respin of the three-part release it extends, unless every three-part
+    // tag has four-part versions: then the three-part ones are line tags (24.10.2 → 24.10.2.80).
+    const baseOf = (p: ParsedTag) => p.numbers.slice(0, 3).join(".");
+    const bases = new Set([...threes, ...(running.numbers.length === 3 ? [running] : [])].map(baseOf));
+    const extended = new Set([...fours, ...(running.numbers.length === 4 ? [running] : [])].map(baseOf));
+    const hasRespins = [...bases].some((b) => !extended.has(b));
+    const isRespinOf = (four: ParsedTag) => hasRespins && bases.has(baseOf(four));
+    newer = newer.filter((c) => c.numbers.length === running.numbers.length || isRespinOf(running.numbers.length === 3 ? c : running));
+  }
+  newer.sort(compareParsed);
   const newest = newer[newer.length - 1] ?? null;
 
   let target: ParsedTag | null = null;

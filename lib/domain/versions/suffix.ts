@@ -11,6 +11,16 @@ const PRERELEASE_WORDS = byLength([
   "unstable", "insiders", "experimental", "next", "ea", "edge", "m",
 ]);
 
+/**
+ * Runtimes whose version inside a flavour word names a line of its own: `php8.2`
+ * and `php8.3` images of one release are published side by side, never one
+ * replacing the other. Operating-system bases (`alpine3.20`) float instead.
+ */
+const RUNTIME_WORDS = byLength([
+  "php", "python", "py", "node", "nodejs", "ruby", "go", "golang", "java", "jdk", "jre", "openjdk", "dotnet",
+  "perl", "erlang", "otp", "elixir", "rust", "pg", "postgres", "postgresql", "lua", "cuda", "scala",
+]);
+
 /** Words that, followed by a number, count rebuilds of one version (`-security-01`). */
 const REVISION_WORDS = byLength(["security", "hotfix"]);
 
@@ -30,6 +40,8 @@ export class Suffix {
   prerelease: string | null = null;
   revision: number | null = null;
   build: string | null = null;
+  /** `ls` once a linuxserver build counter was read. */
+  scheme = "";
   hasHexId = false;
   private prev: Prev;
 
@@ -48,6 +60,12 @@ export class Suffix {
 
   hasFlavour(): boolean {
     return this.flavStart >= 0 || this.parts !== null;
+  }
+
+  /** A build number the version itself carried (`_11`, `-b06`). */
+  setRevision(n: number): void {
+    this.revision = n;
+    this.prev = Prev.Other;
   }
 
   addBuild(text: string): void {
@@ -86,7 +104,7 @@ export class Suffix {
       if (isDigit(c) || c === 46) j--;
       else break;
     }
-    if (j > a && j < b && isDottedNumber(s, j, b)) {
+    if (j > a && j < b && isDottedNumber(s, j, b) && !isWordAt(s, a, j, RUNTIME_WORDS)) {
       this.addFlavourRange(a, j);
       pushNumbers(s, j, b, this.flavourVersion);
     } else {
@@ -124,6 +142,7 @@ export class Suffix {
       // linuxserver's `-r1-ls282`: the later counter is the one that always grows
       if (this.revision !== null) this.addBuild(String(this.revision));
       this.revision = rev;
+      if (s.charCodeAt(a) === 108 /* l */) this.scheme = "ls";
       this.prev = Prev.Other;
       return false;
     }

@@ -5,6 +5,8 @@ import { listHistoryRuns } from "@/lib/db/queries/history/list-history-runs";
 import { getServiceId } from "@/lib/db/queries/services/get-service-id";
 import { listServiceNames } from "@/lib/db/queries/services/list-service-names";
 import { listTargetNames } from "@/lib/db/queries/targets/list-target-names";
+import { loadUpstream } from "@/lib/db/queries/upstream/list-upstream-facts";
+import { exactVersionOf } from "@/lib/domain/running-version";
 import type { z } from "zod";
 import type { historyQuerySchema, historySchema } from "@/lib/services/history/schemas";
 import { workspaceOf, type RequestCtx } from "../context";
@@ -20,17 +22,20 @@ export async function listHistory({ ctx, input: query }: { ctx: RequestCtx; inpu
   const rows = await listHistoryRuns(ctx.db, workspaceId, { serviceId, environmentId, since, limit: query.limit ?? 1000 });
   // History rows carry ids only (no keys, see schema.prisma): their names, read once each.
   const ids = (key: "serviceId" | "environmentId" | "targetId") => [...new Set(rows.map((r) => r[key]))];
-  const [services, environments, targets] = await Promise.all([
+  // A tag version not resolved by digest is exact only if upstream shows no longer versions of its line (`1.27` beside `1.27.3`).
+  const lineCandidates = [...new Set(rows.filter((r) => r.resolved === null && r.version !== null).map((r) => r.repository))];
+  const [services, environments, targets, upstream] = await Promise.all([
     listServiceNames(ctx.db, workspaceId, ids("serviceId")),
     listEnvironmentNames(ctx.db, workspaceId, ids("environmentId")),
     listTargetNames(ctx.db, workspaceId, ids("targetId")),
+    loadUpstream(ctx.db, workspaceId, lineCandidates),
   ]);
   const name = (list: { id: string; name: string }[]) => new Map(list.map((x) => [x.id, x.name] as const));
   const serviceName = name(services), environmentName = name(environments), targetName = name(targets);
   return {
     items: rows.map((r) => ({
       service: serviceName.get(r.serviceId) ?? "", environment: environmentName.get(r.environmentId) ?? "", target: targetName.get(r.targetId) ?? "",
-      tag: r.tag, version: r.version, digest: r.digest, declared: r.declared, from: r.from.toISOString(), to: r.to?.toISOString() ?? null,
+      tag: r.tag, version: exactVersionOf({ tag: r.tag, tagVersion: r.version, resolvedVersion: r.resolved }, upstream.get(r.repository)?.tags ?? null), digest: r.digest, declared: r.declared, from: r.from.toISOString(), to: r.to?.toISOString() ?? null,
     })),
   };
 }

@@ -3,6 +3,7 @@
 // moving names, flavours, prereleases and old lines that trip up other tools.
 
 import { mariadb2026, node2026, postgres2026, redis2026 } from "./images-2026";
+import { drupal, jenkins, jenkinsInboundAgent, linuxserverTransmission, temurin, temurin2023, ubuntuSerials, wordpress } from "./images-families";
 
 import type { ImageTags } from "./image-tags";
 
@@ -339,6 +340,7 @@ export const IMAGES = {
   rabbitmq, elasticsearch, keycloak, bitnamiMysql, bitnamiRedis, linuxserverSonarr, linuxserverNginx,
   linuxserverPlex, aspnet, servercore, homeAssistant, ubuntu, debian, minio, clickhouse, cosignedApp,
   redis2026, postgres2026, mariadb2026, node2026,
+  wordpress, drupal, jenkins, jenkinsInboundAgent, temurin, temurin2023, ubuntuSerials, linuxserverTransmission,
 } as const;
 
 export type ImageName = keyof typeof IMAGES;

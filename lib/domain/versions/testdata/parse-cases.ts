@@ -11,6 +11,7 @@ export type ParseExpectation = {
   fv?: number[];
   r?: number;
   b?: string;
+  s?: string;
 };
 
 export type ParseCase = readonly [image: string, tag: string, kind: TagKind, expected: ParseExpectation];
@@ -27,6 +28,7 @@ export function expectedParse(tag: string, kind: TagKind, e: ParseExpectation): 
     flavourVersion: e.fv ?? [],
     revision: e.r ?? null,
     build: e.b ?? null,
+    scheme: e.s ?? "",
   };
 }
 
@@ -169,15 +171,15 @@ export const PARSE_CASES: readonly ParseCase[] = [
   ["bitnami/redis", "7.2.5-debian-12-r4", "version", { n: [7, 2, 5], f: "debian-12", r: 4 }],
   ["bitnami/redis", "7.4.0-debian-12-r1", "version", { n: [7, 4, 0], f: "debian-12", r: 1 }],
 
-  ["linuxserver/sonarr", "4.0.11.2680-ls262", "version", { n: [4, 0, 11, 2680], r: 262 }],
+  ["linuxserver/sonarr", "4.0.11.2680-ls262", "version", { n: [4, 0, 11, 2680], r: 262, s: "ls" }],
   ["linuxserver/sonarr", "version-4.0.11.2680", "version", { p: "version-", n: [4, 0, 11, 2680] }],
-  ["linuxserver/sonarr", "amd64-4.0.11.2680-ls262", "version", { p: "amd64-", n: [4, 0, 11, 2680], r: 262 }],
+  ["linuxserver/sonarr", "amd64-4.0.11.2680-ls262", "version", { p: "amd64-", n: [4, 0, 11, 2680], r: 262, s: "ls" }],
   ["linuxserver/sonarr", "amd64-version-4.0.11.2680", "version", { p: "amd64-version-", n: [4, 0, 11, 2680] }],
   ["linuxserver/sonarr", "arm64v8-latest", "moving", { p: "arm64v8-" }],
   ["linuxserver/sonarr", "develop", "moving", { pre: "develop" }],
-  ["linuxserver/nginx", "1.26.2-r3-ls290", "version", { n: [1, 26, 2], r: 290, b: "3" }],
+  ["linuxserver/nginx", "1.26.2-r3-ls290", "version", { n: [1, 26, 2], r: 290, b: "3", s: "ls" }],
   ["linuxserver/nginx", "version-1.26.2-r3", "version", { p: "version-", n: [1, 26, 2], r: 3 }],
-  ["linuxserver/plex", "1.41.3.9314-a0bfb8370-ls248", "version", { n: [1, 41, 3, 9314], r: 248, b: "a0bfb8370" }],
+  ["linuxserver/plex", "1.41.3.9314-a0bfb8370-ls248", "version", { n: [1, 41, 3, 9314], r: 248, b: "a0bfb8370", s: "ls" }],
   ["linuxserver/plex", "version-1.41.3.9314-a0bfb8370", "version", { p: "version-", n: [1, 41, 3, 9314], b: "a0bfb8370" }],
 
   ["dotnet/aspnet", "9.0.0-noble-chiseled-extra", "version", { n: [9, 0, 0], f: "noble-chiseled-extra" }],
@@ -244,7 +246,16 @@ export const PARSE_CASES: readonly ParseCase[] = [
   ["shapes", "edge", "moving", { pre: "edge" }],
   ["shapes", "1.2.3+build.5", "version", { n: [1, 2, 3], b: "build.5" }],
   ["shapes", "V1.2.3", "version", { p: "v", n: [1, 2, 3] }],
-  ["shapes", "21.0.5_11-jdk", "version", { n: [21, 0, 5, 11], f: "jdk" }],
+  ["shapes", "21.0.5_11-jdk", "version", { n: [21, 0, 5], r: 11, f: "jdk" }],
+  ["shapes", "17.0.8.1_1-jdk-jammy", "version", { n: [17, 0, 8, 1], r: 1, f: "jdk-jammy" }],
+  ["shapes", "8u432-b06-jdk-jammy", "version", { n: [8, 0, 432], r: 6, f: "jdk-jammy" }],
+  ["shapes", "8u432", "version", { n: [8, 0, 432] }],
+  ["shapes", "3283.v92c105e0f819-1-jdk17", "version", { n: [3283], r: 1, b: "v92c105e0f819", f: "jdk17" }],
+  ["shapes", "3261.v9c670a_4748a_9-1", "version", { n: [3261], r: 1, b: "v9c670a_4748a_9" }],
+  ["shapes", "6.7.1-php8.2-fpm-alpine", "version", { n: [6, 7, 1], f: "php8.2-fpm-alpine" }],
+  ["shapes", "10.3.10-php8.2-fpm-alpine3.21", "version", { n: [10, 3, 10], f: "php8.2-fpm-alpine", fv: [3, 21] }],
+  ["shapes", "jammy-20240911.1", "date", { p: "jammy-", n: [20240911, 1] }],
+  ["shapes", "4.0.6-r1-ls265", "version", { n: [4, 0, 6], r: 265, b: "1", s: "ls" }],
   ["shapes", "26.0.5-0", "version", { n: [26, 0, 5], r: 0 }],
   ["shapes", "1.2.3-alpine-3.20", "version", { n: [1, 2, 3], f: "alpine", fv: [3, 20] }],
   ["shapes", "3.14.0.dev0", "version", { n: [3, 14, 0], pre: "dev0" }],
