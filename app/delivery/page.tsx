@@ -4,7 +4,7 @@
 import { AppShell } from "@/components/app-shell";
 import { DRIFT_KIND_LIST, DRIFT_LABEL } from "@/components/ui/drift";
 import { FilterForm } from "@/components/ui/filter-form";
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAge } from "@/lib/domain/words";
 import { formatShortDay, parseUtcDay } from "@/lib/render/dates";
 import { renderArrivalsChart, renderDriftTrendChart } from "@/lib/render/charts";
 import { requirePageSession } from "@/lib/http/context";
@@ -62,7 +62,7 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
             {stats.lead_times.length === 0 ? <tr><td colSpan={4} className="muted">One environment only: nothing to measure.</td></tr> : stats.lead_times.map((l) => (
               <tr key={`${l.from_environment}/${l.to_environment}`}>
                 <td>{l.from_environment}</td><td>{l.to_environment}</td>
-                <td className="strong">{l.median_seconds === null ? <span className="muted">no samples</span> : humanizeDuration(l.median_seconds * 1000)}</td>
+                <td className="strong">{l.median_seconds === null ? <span className="muted">no samples</span> : formatAge(l.median_seconds * 1000)}</td>
                 <td>{l.samples}</td>
               </tr>
             ))}

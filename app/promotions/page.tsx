@@ -1,7 +1,7 @@
 // Promotions: versions that run in one environment and wait for the next,
 // longest waiting first, with the releases a promotion would bring.
 import { AppShell } from "@/components/app-shell";
-import { formatDay, formatWhen, lasted } from "@/components/ui/format";
+import { Age, formatDay } from "@/components/ui/format";
 import { Pager } from "@/components/ui/pager";
 import { requirePageSession } from "@/lib/http/context";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
@@ -35,7 +35,7 @@ export default async function PromotionsPage({ searchParams }: { searchParams: P
             <li key={`${p.service}/${p.from_environment}/${p.to_environment}`} className="card promo">
               <div className="promo-head">
                 <h2><a href={`/services/${encodeURIComponent(p.service)}`}>{p.service}</a></h2>
-                <span className="promo-wait" title={`waiting since ${formatWhen(p.waiting_since)}`}>waiting {lasted(p.waiting_since, now)}</span>
+                <span className="promo-wait">waiting <Age at={p.waiting_since} now={now} /></span>
               </div>
               <p className="promo-move">
                 <span className="env-chip">{p.from_environment}</span>

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
 import { PrintButton } from "@/components/insights/print-button";
 import { formatDay, formatWhen } from "@/components/ui/format";
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAge } from "@/lib/domain/words";
 import { requirePageSession } from "@/lib/http/context";
 import { canRenderPdf } from "@/lib/server/pdf";
 import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/reports/get-monthly";
@@ -89,7 +89,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
                 return (
                   <tr key={e.environment}>
                     <th scope="row">{e.environment}</th><td>{e.deploys}</td>
-                    <td>{lead ? (lead.median_seconds === null ? <span className="muted">no samples</span> : `${humanizeDuration(lead.median_seconds * 1000)} from ${lead.from_environment} (${lead.samples} ${lead.samples === 1 ? "version" : "versions"})`) : <span className="muted">first in the pipeline</span>}</td>
+                    <td>{lead ? (lead.median_seconds === null ? <span className="muted">no samples</span> : `${formatAge(lead.median_seconds * 1000)} from ${lead.from_environment} (${lead.samples} ${lead.samples === 1 ? "version" : "versions"})`) : <span className="muted">first in the pipeline</span>}</td>
                   </tr>
                 );
               })}
@@ -103,7 +103,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
                 <thead><tr><th scope="col">Arrived</th><th scope="col">Service</th><th scope="col">Version</th><th scope="col">Lead time</th></tr></thead>
                 <tbody>
                   {a.items.map((x) => (
-                    <tr key={`${x.service}/${x.version}`}><td>{formatDay(x.at)}</td><td>{x.service}</td><td className="mono">{x.version}</td><td>{x.lead_seconds === null ? <span className="muted">—</span> : `${humanizeDuration(x.lead_seconds * 1000)} after ${x.from_environment}`}</td></tr>
+                    <tr key={`${x.service}/${x.version}`}><td>{formatDay(x.at)}</td><td>{x.service}</td><td className="mono">{x.version}</td><td>{x.lead_seconds === null ? <span className="muted">—</span> : `${formatAge(x.lead_seconds * 1000)} after ${x.from_environment}`}</td></tr>
                   ))}
                 </tbody>
               </table>

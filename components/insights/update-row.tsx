@@ -1,19 +1,13 @@
 // One line of the updates list, with its put-off actions (or, once put off,
 // what acknowledges it and an undo).
-import { formatWhen, lasted } from "@/components/ui/format";
+import { Age, formatWhen } from "@/components/ui/format";
 import { describeLineMove, type UpdateGroup, type UpdateReason } from "@/lib/domain/insights";
 import type { UpdatesOut } from "@/lib/services/insights/updates";
+import { REASON_NAME } from "@/lib/domain/words";
 
 type Line = UpdatesOut["items"][number];
 
-export const REASON_LABEL: Record<UpdateReason, string> = {
-  eol_passed: "End of life passed",
-  eol_soon: "End of life soon",
-  major: "Major release",
-  minor: "Minor release",
-  behind_previous_env: "Behind previous env",
-  patch: "Patch release",
-};
+export const REASON_LABEL: Readonly<Record<UpdateReason, string>> = REASON_NAME;
 
 export const REASON_TONE: Record<UpdateReason, "bad" | "warn" | "info" | "neutral"> = {
   eol_passed: "bad",
@@ -80,7 +74,7 @@ export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: L
       {acknowledged ? (
         <td className="muted">{line.ack ? ackText(line.ack) : "acknowledged"}</td>
       ) : (
-        <td><span title={`since ${formatWhen(line.open_since)}`}>{lasted(line.open_since, now)}</span></td>
+        <td><Age at={line.open_since} now={now} /></td>
       )}
       {canAct ? (
         <td>

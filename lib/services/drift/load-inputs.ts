@@ -179,12 +179,12 @@ async function buildInputs(db: Db, config: Pick<Config, "eolEnabled">, now: Date
 }
 
 /**
- * Forge publication dates of the releases newer than what runs, for the
- * services whose policy sets a minimum release age (their age counts from
- * publication); read from the releases already stored, no request made.
+ * Forge publication dates of the releases newer than what runs: an upstream
+ * drift dates from them, and a minimum release age counts from them. Read from
+ * the releases already stored, no request made.
  */
 async function addPublicationDates(db: Db, services: ServiceInput[], facts: readonly ServiceFacts[], current: readonly CurrentRun[]): Promise<void> {
-  const aged = new Map(services.flatMap((s) => (s.policy.min_release_age !== undefined && s.upstream !== null ? [[s.id, s] as const] : [])));
+  const aged = new Map(services.flatMap((s) => (s.upstream !== null ? [[s.id, s] as const] : [])));
   if (aged.size === 0) return;
   const sources = new Map<string, ReleaseSource>();
   for (const f of facts) {
