@@ -373,7 +373,7 @@ describe("promotions, delivery and metrics from history", () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^ENVIRONMENT +DEPLOYS$/m);
     expect(table.stdout).toMatch(/^production +6$/m);
-    expect(table.stdout).toMatch(/^dev +staging +1d +5$/m);
+    expect(table.stdout).toMatch(/^dev +staging +1 day +5$/m);
   });
 
   it("answers a bad window on the command line with one line and a non-zero exit", () => {
