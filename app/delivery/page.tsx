@@ -4,6 +4,7 @@
 import { AppShell } from "@/components/app-shell";
 import { DRIFT_KIND_LIST, DRIFT_LABEL } from "@/components/ui/drift";
 import { FilterForm } from "@/components/ui/filter-form";
+import { NothingReported } from "@/components/ui/nothing-reported";
 import { formatAge } from "@/lib/domain/words";
 import { formatShortDay, parseUtcDay } from "@/lib/render/dates";
 import { renderArrivalsChart, renderDriftTrendChart } from "@/lib/render/charts";
@@ -11,6 +12,7 @@ import { requirePageSession } from "@/lib/http/context";
 import { getDailyDrift } from "@/lib/services/insights/daily-drift";
 import { getWeeklyArrivals } from "@/lib/services/insights/weekly-arrivals";
 import { getDelivery } from "@/lib/services/insights/delivery";
+import { hasAnyService } from "@/lib/services/services/has-any";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Delivery" };
@@ -24,7 +26,15 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
   const { ctx, workspaceName } = await requirePageSession();
   const raw = (await searchParams).window;
   const window: WindowKey = typeof raw === "string" && raw in WINDOWS ? (raw as WindowKey) : "30d";
-  const [stats, arrivals, drift] = await Promise.all([getDelivery({ ctx, input: { window } }), getWeeklyArrivals({ ctx }), getDailyDrift({ ctx })]);
+  const [stats, arrivals, drift, anyService] = await Promise.all([getDelivery({ ctx, input: { window } }), getWeeklyArrivals({ ctx }), getDailyDrift({ ctx }), hasAnyService({ ctx })]);
+  if (!anyService) {
+    return (
+      <AppShell current="delivery" workspace={workspaceName} email={ctx.actor.email}>
+        <div className="page-head"><div><h1>Delivery</h1></div></div>
+        <NothingReported what="Delivery counts the versions that arrive in each environment, and how long they take from one to the next, from what agents report." workspace={workspaceName} baseUrl={ctx.config.baseUrl} />
+      </AppShell>
+    );
+  }
   const arrivalsSvg = renderArrivalsChart(arrivals, { id: "dw-arrivals", theme: "auto", width: 760, title: "Versions arrived per week and environment, last 12 weeks" });
   const driftSvg = renderDriftTrendChart(drift, { id: "dw-drift", theme: "auto", width: 760, title: "Open drift per day by kind, last 30 days" });
   const total = stats.environments.reduce((n, e) => n + e.deploys, 0);
@@ -59,7 +69,7 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
           <caption className="sr">Median lead time between neighbouring environments</caption>
           <thead><tr><th scope="col">From</th><th scope="col">To</th><th scope="col">Median</th><th scope="col">Versions</th></tr></thead>
           <tbody>
-            {stats.lead_times.length === 0 ? <tr><td colSpan={4} className="muted">One environment only: nothing to measure.</td></tr> : stats.lead_times.map((l) => (
+            {stats.lead_times.length === 0 ? <tr><td colSpan={4} className="muted">{stats.environments.length <= 1 ? "One environment only: nothing to measure." : "No version moved from one environment to the next in this window."}</td></tr> : stats.lead_times.map((l) => (
               <tr key={`${l.from_environment}/${l.to_environment}`}>
                 <td>{l.from_environment}</td><td>{l.to_environment}</td>
                 <td className="strong">{l.median_seconds === null ? <span className="muted">no samples</span> : formatAge(l.median_seconds * 1000)}</td>

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
 import { PrintButton } from "@/components/insights/print-button";
 import { formatDay, formatWhen } from "@/components/ui/format";
+import { NothingReported } from "@/components/ui/nothing-reported";
 import { formatAge } from "@/lib/domain/words";
 import { requirePageSession } from "@/lib/http/context";
 import { canRenderPdf } from "@/lib/server/pdf";
@@ -64,7 +65,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
 
         <section aria-labelledby="r-attention">
           <h2 id="r-attention">Needs attention now</h2>
-          {report.attention.items.length === 0 ? <p className="muted">Nothing: every service runs what its policy and the pipeline expect.</p> : (
+          {report.services.total === 0 ? <NothingReported what="This report covers what agents report." workspace={workspaceName} baseUrl={ctx.config.baseUrl} /> : report.attention.items.length === 0 ? <p className="muted">Nothing: every service runs what its policy and the pipeline expect.</p> : (
             <table className="data compact">
               <caption className="sr">Most important first</caption>
               <thead><tr><th scope="col">#</th><th scope="col">What</th><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Detail</th><th scope="col">Since</th></tr></thead>

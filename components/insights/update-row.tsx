@@ -1,7 +1,7 @@
 // One line of the updates list, with its put-off actions (or, once put off,
 // what acknowledges it and an undo).
 import { Age, formatWhen } from "@/components/ui/format";
-import { describeLineMove, type UpdateGroup, type UpdateReason } from "@/lib/domain/insights";
+import { describeLineMove, describeLineTargets, type UpdateGroup, type UpdateReason } from "@/lib/domain/insights";
 import type { UpdatesOut } from "@/lib/services/insights/updates";
 import { REASON_NAME } from "@/lib/domain/words";
 
@@ -65,6 +65,7 @@ export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: L
             <span className="v strong">{line.target_version ?? "?"}</span>
           </>
         )}
+        {describeLineTargets(line) ? <span className="sub move-targets">{describeLineTargets(line)}</span> : null}
         {line.release_notes_url ? <a href={line.release_notes_url} rel="noreferrer" className="notes">notes<span className="sr"> for {line.target_version}</span></a> : null}
         {UPSTREAM_NOTE[line.upstream_state] ? <span className="sub upstream-note" data-upstream-state={line.upstream_state}>{UPSTREAM_NOTE[line.upstream_state]}</span> : null}
       </td>
@@ -103,7 +104,7 @@ export function UpdateGroupRow({ group }: { group: UpdateGroup }) {
       </th>
       <td>
         {group.environments.map((c) => (
-          <span key={c.environment} className="pill neutral env-chip" title={describeLineMove({ running: c.running, target_version: group.target_version, promote: c.promote })}>
+          <span key={c.environment} className="pill neutral env-chip" title={[describeLineMove({ running: c.running, target_version: group.target_version, promote: c.promote }), describeLineTargets(c)].filter(Boolean).join(" · ")}>
             {c.environment}{c.production ? " (prod)" : ""}
           </span>
         ))}

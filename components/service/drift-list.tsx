@@ -1,6 +1,6 @@
 // Open drift of the service, and the acknowledgements that quiet it.
 import { DRIFT_HELP, DriftPill } from "@/components/ui/drift";
-import { Age, When } from "@/components/ui/format";
+import { Age, formatWhen, When } from "@/components/ui/format";
 import { DRIFT_STATE_NAME } from "@/lib/domain/words";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
