@@ -147,7 +147,7 @@ test("updates: tiles filter, an update is put off into Acknowledged, and the che
   await expect(todo.filter({ has: page.getByRole("link", { name: "web", exact: true }) }).filter({ hasText: "production" })).toHaveCount(0);
   await both(page, "updates-acknowledged");
 
-  const tile = page.getByRole("navigation", { name: "Filter by urgency" }).getByRole("link", { name: /Behind previous env/ });
+  const tile = page.getByRole("navigation", { name: "Filter by urgency" }).getByRole("link", { name: /Behind the previous environment/ });
   await tile.click();
   await expect(page).toHaveURL(/reason=behind_previous_env/);
   await expect(tile).toHaveAttribute("aria-current", "true");

@@ -40,7 +40,7 @@ export function lasted(iso: string | Date, now: Date): string {
 export function Age({ at, now, prefix = "" }: { at: string | Date; now: Date; prefix?: string }) {
   const d = typeof at === "string" ? new Date(at) : at;
   return (
-    <time dateTime={d.toISOString()} title={formatWhen(d)}>
+    <time dateTime={d.toISOString()} title={formatWhen(d)} className="age">
       {prefix}{formatAgeSince(d, now)}
     </time>
   );
