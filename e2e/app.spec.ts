@@ -135,8 +135,8 @@ test("updates: tiles filter, an update is put off into Acknowledged, and the che
 
   await page.getByRole("button", { name: "Copy as checklist" }).click();
   const checklist = await page.evaluate(() => navigator.clipboard.readText());
-  // A line whose previous environment runs something newer names that promotion first.
-  expect(checklist.split("\n").every((l) => /^- \[ \] \S+ \(\S+\): \S+ → \S+( \(from \S+\)(, then \S+)?)?$/.test(l)), checklist).toBe(true);
+  // A line whose previous environment runs something newer names that promotion first; then why, and which targets.
+  expect(checklist.split("\n").every((l) => /^- \[ \] \S+ \(\S+\): \S+ → \S+( \(from \S+\)(, then \S+)?)? · [A-Z][^·]+( · .+)?$/.test(l)), checklist).toBe(true);
   expect(checklist).toContain("- [ ] web (production): 2.3.5 →");
 
   const line = todo.filter({ has: page.getByRole("link", { name: "web", exact: true }) }).filter({ hasText: "production" });
