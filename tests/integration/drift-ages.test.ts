@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { evaluateWorkspaceDrift } from "@/lib/services/drift/evaluate-workspace";
+import { currentMonth, getMonthlyReport } from "@/lib/services/reports/get-monthly";
 import { api, makeWorkspace, testDb, type TestWorkspace } from "../support/api";
 import { settled } from "../support/settle";
 
@@ -27,8 +28,8 @@ function workload(service: string, version: string, since: Date, digest: number)
   return { service, container: service, main: true, image: `${REGISTRY}/${service}:${version}`, digest: D(digest), platform_digest: null, platform: "linux/amd64", since: since.toISOString() };
 }
 
-async function report(ws: TestWorkspace, environment: string, target: string, workloads: object[]) {
-  const res = await api(ws.agentKey).post("/api/v1/agent/report", { environment, target: { name: target, kind: "docker" }, observed_at: new Date(NOW).toISOString(), workloads });
+async function report(ws: TestWorkspace, environment: string, target: string, workloads: object[], kind = "docker") {
+  const res = await api(ws.agentKey).post("/api/v1/agent/report", { environment, target: { name: target, kind }, observed_at: new Date(NOW).toISOString(), workloads });
   expect(res.status).toBe(202);
   await settled(ws);
 }
@@ -56,6 +57,8 @@ describe("drift ages", () => {
       expect((await api(ws.member).post("/api/v1/environments", { name, position, production: name === "production" })).status).toBe(201);
     }
     await report(ws, "staging", "docker@stg", [workload("web", "1.27.0", ago(5), 1)]);
+    // Git declares a newer web for staging than runs there: a Git difference, which Updates leaves out and the report lists.
+    await report(ws, "staging", "git@repo", [{ ...workload("web", "1.27.1", ago(2), 9), digest: null }], "compose_git");
     await report(ws, "production", "docker@prod", [
       workload("db", "16.4", ago(200), 2), workload("web", "1.26.0", ago(40), 3), workload("api", "2.0.0", ago(8), 4),
     ]);
@@ -114,5 +117,16 @@ describe("drift ages", () => {
       expect(line.open_since).toBe(drift?.opened_at);
     }
     expect(lines.find((l) => l.service === "db")?.open_since).toBe(utcDay(10).toISOString());
+  });
+
+  it("lists Git differences in the report after the Updates lines, with the same age", async () => {
+    const report = await getMonthlyReport({ ctx: ws.ctx, input: { month: currentMonth(new Date()) } });
+    const git = drifts.find((d) => d.kind === "declared");
+    expect(git).toMatchObject({ service: "web", environment: "staging", running: "1.27.0", expected: "1.27.1" });
+    expect(report.attention.items.map((a) => [a.what, a.service, a.environment])).toEqual([
+      ["End of life passed", "db", "production"], ["Minor release", "web", "production"], ["Minor release", "api", "production"], ["Differs from Git", "web", "staging"],
+    ]);
+    expect(report.attention.items.at(-1)).toMatchObject({ detail: "runs 1.27.0 on docker@stg; Git declares 1.27.1", since: git?.opened_at });
+    for (const line of lines) expect(report.attention.items.find((a) => a.service === line.service && a.environment === line.environment)?.since).toBe(line.open_since);
   });
 });
