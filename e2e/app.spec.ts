@@ -135,8 +135,8 @@ test("updates: tiles filter, an update is put off into Acknowledged, and the che
 
   await page.getByRole("button", { name: "Copy as checklist" }).click();
   const checklist = await page.evaluate(() => navigator.clipboard.readText());
-  // A line whose previous environment runs something newer names that promotion first.
-  expect(checklist.split("\n").every((l) => /^- \[ \] \S+ \(\S+\): \S+ → \S+( \(from \S+\)(, then \S+)?)?$/.test(l)), checklist).toBe(true);
+  // A line whose previous environment runs something newer names that promotion first; then why, and which targets.
+  expect(checklist.split("\n").every((l) => /^- \[ \] \S+ \(\S+\): \S+ → \S+( \(from \S+\)(, then \S+)?)? · [A-Z][^·]+( · .+)?$/.test(l)), checklist).toBe(true);
   expect(checklist).toContain("- [ ] web (production): 2.3.5 →");
 
   const line = todo.filter({ has: page.getByRole("link", { name: "web", exact: true }) }).filter({ hasText: "production" });
@@ -147,7 +147,7 @@ test("updates: tiles filter, an update is put off into Acknowledged, and the che
   await expect(todo.filter({ has: page.getByRole("link", { name: "web", exact: true }) }).filter({ hasText: "production" })).toHaveCount(0);
   await both(page, "updates-acknowledged");
 
-  const tile = page.getByRole("navigation", { name: "Filter by urgency" }).getByRole("link", { name: /Behind previous env/ });
+  const tile = page.getByRole("navigation", { name: "Filter by urgency" }).getByRole("link", { name: /Behind the previous environment/ });
   await tile.click();
   await expect(page).toHaveURL(/reason=behind_previous_env/);
   await expect(tile).toHaveAttribute("aria-current", "true");

@@ -62,6 +62,10 @@ test("Check now shows the new tags and the newest release in place", async ({ pa
   await expect(result).toContainText(`Checked ${REGISTRY_HOST}/${repo}: 1 new tag; new release 1.2.0`);
   await expect(page.getByTestId("check-new-tags")).toHaveText("1.2.0");
   await expect(page.getByRole("region", { name: "Upstream" })).toContainText("1.2.0");
+  // The loopback registry is one the server queries itself (DRIFTWATCH_SERVER_REGISTRIES), not "a public registry".
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Upstream" })).toContainText("The server (a registry it queries itself, without your agents)");
+  await expect(page.getByRole("region", { name: "Upstream" })).not.toContainText("public registry");
   await page.screenshot({ path: shot("check-now-result"), fullPage: true });
 });
 

@@ -1,10 +1,12 @@
 // Promotions: versions that run in one environment and wait for the next,
 // longest waiting first, with the releases a promotion would bring.
 import { AppShell } from "@/components/app-shell";
-import { formatDay, formatWhen, lasted } from "@/components/ui/format";
+import { Age, formatDay } from "@/components/ui/format";
+import { NothingReported } from "@/components/ui/nothing-reported";
 import { Pager } from "@/components/ui/pager";
 import { requirePageSession } from "@/lib/http/context";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
+import { hasAnyService } from "@/lib/services/services/has-any";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Promotions" };
@@ -14,7 +16,7 @@ const PAGE = 50;
 
 export default async function PromotionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, workspaceName } = await requirePageSession();
-  const { items } = await listPromotionsForWorkspace({ ctx });
+  const [{ items }, anyService] = await Promise.all([listPromotionsForWorkspace({ ctx }), hasAnyService({ ctx })]);
   const now = ctx.now;
   const raw = (await searchParams).page;
   const pages = Math.max(1, Math.ceil(items.length / PAGE));
@@ -27,7 +29,9 @@ export default async function PromotionsPage({ searchParams }: { searchParams: P
           <p className="muted">{items.length ? `${items.length} ${items.length === 1 ? "version waits" : "versions wait"}` : "Versions that run in one environment and wait"} for the next environment in the pipeline, longest waiting first.</p>
         </div>
       </div>
-      {items.length === 0 ? (
+      {!anyService ? (
+        <NothingReported what="Promotions lists the versions that run in one environment and wait for the next, once agents report what runs." workspace={workspaceName} baseUrl={ctx.config.baseUrl} />
+      ) : items.length === 0 ? (
         <div className="card empty"><p>Nothing is waiting: every environment runs what the one before it runs.</p></div>
       ) : (
         <ol className="promotions">
@@ -35,7 +39,7 @@ export default async function PromotionsPage({ searchParams }: { searchParams: P
             <li key={`${p.service}/${p.from_environment}/${p.to_environment}`} className="card promo">
               <div className="promo-head">
                 <h2><a href={`/services/${encodeURIComponent(p.service)}`}>{p.service}</a></h2>
-                <span className="promo-wait" title={`waiting since ${formatWhen(p.waiting_since)}`}>waiting {lasted(p.waiting_since, now)}</span>
+                <span className="promo-wait">waiting <Age at={p.waiting_since} now={now} /></span>
               </div>
               <p className="promo-move">
                 <span className="env-chip">{p.from_environment}</span>

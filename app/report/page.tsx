@@ -3,7 +3,8 @@ import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
 import { PrintButton } from "@/components/insights/print-button";
 import { formatDay, formatWhen } from "@/components/ui/format";
-import { humanizeDuration } from "@/lib/domain/duration";
+import { NothingReported } from "@/components/ui/nothing-reported";
+import { formatAge } from "@/lib/domain/words";
 import { requirePageSession } from "@/lib/http/context";
 import { canRenderPdf } from "@/lib/server/pdf";
 import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/reports/get-monthly";
@@ -64,7 +65,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
 
         <section aria-labelledby="r-attention">
           <h2 id="r-attention">Needs attention now</h2>
-          {report.attention.items.length === 0 ? <p className="muted">Nothing: every service runs what its policy and the pipeline expect.</p> : (
+          {report.services.total === 0 ? <NothingReported what="This report covers what agents report." workspace={workspaceName} baseUrl={ctx.config.baseUrl} /> : report.attention.items.length === 0 ? <p className="muted">Nothing: every service runs what its policy and the pipeline expect.</p> : (
             <table className="data compact">
               <caption className="sr">Most important first</caption>
               <thead><tr><th scope="col">#</th><th scope="col">What</th><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Detail</th><th scope="col">Since</th></tr></thead>
@@ -89,7 +90,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
                 return (
                   <tr key={e.environment}>
                     <th scope="row">{e.environment}</th><td>{e.deploys}</td>
-                    <td>{lead ? (lead.median_seconds === null ? <span className="muted">no samples</span> : `${humanizeDuration(lead.median_seconds * 1000)} from ${lead.from_environment} (${lead.samples} ${lead.samples === 1 ? "version" : "versions"})`) : <span className="muted">first in the pipeline</span>}</td>
+                    <td>{lead ? (lead.median_seconds === null ? <span className="muted">no samples</span> : `${formatAge(lead.median_seconds * 1000)} from ${lead.from_environment} (${lead.samples} ${lead.samples === 1 ? "version" : "versions"})`) : <span className="muted">first in the pipeline</span>}</td>
                   </tr>
                 );
               })}
@@ -103,7 +104,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
                 <thead><tr><th scope="col">Arrived</th><th scope="col">Service</th><th scope="col">Version</th><th scope="col">Lead time</th></tr></thead>
                 <tbody>
                   {a.items.map((x) => (
-                    <tr key={`${x.service}/${x.version}`}><td>{formatDay(x.at)}</td><td>{x.service}</td><td className="mono">{x.version}</td><td>{x.lead_seconds === null ? <span className="muted">—</span> : `${humanizeDuration(x.lead_seconds * 1000)} after ${x.from_environment}`}</td></tr>
+                    <tr key={`${x.service}/${x.version}`}><td>{formatDay(x.at)}</td><td>{x.service}</td><td className="mono">{x.version}</td><td>{x.lead_seconds === null ? <span className="muted">—</span> : `${formatAge(x.lead_seconds * 1000)} after ${x.from_environment}`}</td></tr>
                   ))}
                 </tbody>
               </table>

@@ -8,14 +8,18 @@ import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FilterForm } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
+import { NothingReported } from "@/components/ui/nothing-reported";
 import { RegistryBanner } from "@/components/ui/registry-banner";
 import { countUpdatesByReason, groupedUpdatesChecklist, groupUpdateLines, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
+import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listEnvironments } from "@/lib/services/environments/list";
 import { listUpdates } from "@/lib/services/insights/updates";
 import { listWaitingReleasesOf } from "@/lib/services/insights/waiting-releases";
 import { listTeams } from "@/lib/services/matrix/list-teams";
+import { hasAnyService } from "@/lib/services/services/has-any";
+import { DRIFT_KIND_NAME } from "@/lib/domain/words";
 import { listFailingRegistries } from "@/lib/services/upstream/failing-registries";
 import { putOffAction, undoPutOffAction } from "./actions";
 
@@ -35,13 +39,23 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const env = one(sp.env).slice(0, 100);
   const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
   const grouped = one(sp.group) === "service";
-  const [updates, teams, envs, failing, waiting] = await Promise.all([
+  const [updates, teams, envs, failing, waiting, gitDifferences, anyService] = await Promise.all([
     listUpdates({ ctx, input: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
     listTeams({ ctx }),
     listEnvironments({ ctx }),
     listFailingRegistries({ ctx }),
     listWaitingReleasesOf({ ctx, input: team ? { team } : {} }),
+    listDrifts({ ctx, input: { kind: "declared", ...(env ? { environment: env } : {}) } }),
+    hasAnyService({ ctx }),
   ]);
+  if (!anyService) {
+    return (
+      <AppShell current="updates" workspace={workspaceName} email={ctx.actor.email}>
+        <div className="page-head"><div><h1>Updates</h1></div></div>
+        <NothingReported what="Updates lists what to upgrade where once Driftwatch knows what runs." workspace={workspaceName} baseUrl={ctx.config.baseUrl} />
+      </AppShell>
+    );
+  }
   const asLines = (ls: typeof updates.items) => ls.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null, waiting: l.waiting.map((w) => ({ ...w, until: new Date(w.until) })) }));
   const counts = countUpdatesByReason(updates.items);
   // A tile counts every line that has its reason, so its filter shows those same lines.
@@ -75,7 +89,14 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
       <div className="page-head">
         <div>
           <h1>Updates</h1>
-          <p className="muted">Every service and environment with end-of-life, upstream or pipeline drift: what runs, what to move to, and why. Most urgent first; production first within each.</p>
+          <p className="muted">Every service and environment to upgrade: an end of life, a newer release upstream, or a version behind the previous environment; what runs, what to move to, and why. Most urgent first; production first within each.</p>
+          <p className="muted" data-testid="updates-scope">
+            {gitDifferences.items.length > 0 ? (
+              <>Not listed here: <Link href={`/?kind=declared${env ? `&env=${encodeURIComponent(env)}` : ""}`}>{gitDifferences.items.length} {gitDifferences.items.length === 1 ? "place where" : "places where"} what runs differs from Git</Link> ({DRIFT_KIND_NAME.declared.toLowerCase()}: fix the Compose file or the deployment, not the version), and targets of one environment that differ (the matrix shows both).</>
+            ) : (
+              <>Not listed here: differences from Git and targets of one environment that differ; the matrix shows both.</>
+            )}
+          </p>
         </div>
         <div className="head-actions">
           <CopyButton text={checklist || "Nothing to update."} label="Copy as checklist" copiedLabel="Checklist copied" className="" />

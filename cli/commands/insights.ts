@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { DeliveryOut } from "@/lib/services/insights/delivery";
 import type { PromotionsOut } from "@/lib/services/insights/promotions";
 import type { UpdatesOut } from "@/lib/services/insights/updates";
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAge } from "@/lib/domain/words";
 import { callApi, remoteOptions, type RemoteFlags } from "../remote";
 import { printJson, printTable } from "../output";
 
@@ -44,7 +44,7 @@ export function registerInsightsCommands(program: Command) {
         service: p.service,
         environments: `${p.from_environment} → ${p.to_environment}`,
         versions: `${p.from_version} → ${p.to_version}`,
-        waiting: humanizeDuration(p.waiting_seconds * 1000),
+        waiting: formatAge(p.waiting_seconds * 1000),
         releases: p.releases.length,
       })),
     );
@@ -65,7 +65,7 @@ export function registerInsightsCommands(program: Command) {
       out.lead_times.map((l) => ({
         from: l.from_environment,
         to: l.to_environment,
-        median_lead_time: l.median_seconds === null ? null : humanizeDuration(l.median_seconds * 1000),
+        median_lead_time: l.median_seconds === null ? null : formatAge(l.median_seconds * 1000),
         samples: l.samples,
       })),
     );

@@ -1,19 +1,13 @@
 // One line of the updates list, with its put-off actions (or, once put off,
 // what acknowledges it and an undo).
-import { formatWhen, lasted } from "@/components/ui/format";
-import { describeLineMove, type UpdateGroup, type UpdateReason } from "@/lib/domain/insights";
+import { Age, formatWhen } from "@/components/ui/format";
+import { describeLineMove, describeLineTargets, type UpdateGroup, type UpdateReason } from "@/lib/domain/insights";
 import type { UpdatesOut } from "@/lib/services/insights/updates";
+import { REASON_NAME } from "@/lib/domain/words";
 
 type Line = UpdatesOut["items"][number];
 
-export const REASON_LABEL: Record<UpdateReason, string> = {
-  eol_passed: "End of life passed",
-  eol_soon: "End of life soon",
-  major: "Major release",
-  minor: "Minor release",
-  behind_previous_env: "Behind previous env",
-  patch: "Patch release",
-};
+export const REASON_LABEL: Readonly<Record<UpdateReason, string>> = REASON_NAME;
 
 export const REASON_TONE: Record<UpdateReason, "bad" | "warn" | "info" | "neutral"> = {
   eol_passed: "bad",
@@ -71,6 +65,7 @@ export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: L
             <span className="v strong">{line.target_version ?? "?"}</span>
           </>
         )}
+        {describeLineTargets(line) ? <span className="sub move-targets">{describeLineTargets(line)}</span> : null}
         {line.release_notes_url ? <a href={line.release_notes_url} rel="noreferrer" className="notes">notes<span className="sr"> for {line.target_version}</span></a> : null}
         {UPSTREAM_NOTE[line.upstream_state] ? <span className="sub upstream-note" data-upstream-state={line.upstream_state}>{UPSTREAM_NOTE[line.upstream_state]}</span> : null}
       </td>
@@ -80,7 +75,7 @@ export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: L
       {acknowledged ? (
         <td className="muted">{line.ack ? ackText(line.ack) : "acknowledged"}</td>
       ) : (
-        <td><span title={`since ${formatWhen(line.open_since)}`}>{lasted(line.open_since, now)}</span></td>
+        <td><Age at={line.open_since} now={now} /></td>
       )}
       {canAct ? (
         <td>
@@ -109,7 +104,7 @@ export function UpdateGroupRow({ group }: { group: UpdateGroup }) {
       </th>
       <td>
         {group.environments.map((c) => (
-          <span key={c.environment} className="pill neutral env-chip" title={describeLineMove({ running: c.running, target_version: group.target_version, promote: c.promote })}>
+          <span key={c.environment} className="pill neutral env-chip" title={[describeLineMove({ running: c.running, target_version: group.target_version, promote: c.promote }), describeLineTargets(c)].filter(Boolean).join(" · ")}>
             {c.environment}{c.production ? " (prod)" : ""}
           </span>
         ))}

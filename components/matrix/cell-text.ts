@@ -2,7 +2,8 @@
 // tested without rendering.
 import { uncheckableReason } from "@/lib/domain/charts";
 import { DRIFT_LABEL } from "@/components/ui/drift";
-import { formatDay, timeAgo } from "@/components/ui/format";
+import { formatWhen, lasted, timeAgo } from "@/components/ui/format";
+import { DRIFT_STATE_NAME } from "@/lib/domain/words";
 import type { DriftKind } from "@/lib/domain/policy";
 import { compareTags } from "@/lib/domain/versions";
 import type { MatrixCell, MatrixDriftDetail, MatrixUpstream } from "./matrix-types";
@@ -41,15 +42,15 @@ export function isWithinDelay(detail: MatrixDriftDetail | null): boolean {
   return detail !== null && detail.state === "open";
 }
 
-/** The tooltip of a drift marker: kind, since when, open or announced, and the move where known. */
+/** The tooltip of a drift marker: kind, how long and since when, notified or not, and the move where known. */
 export function driftTooltipText(kind: DriftKind, detail: MatrixDriftDetail | null, now: Date): string {
-  const label = `${DRIFT_LABEL[kind]} drift`;
+  const label = DRIFT_LABEL[kind];
   if (detail === null) return `${label}; the service page has its dates`;
-  const since = `since ${formatDay(detail.opened_at)} (${timeAgo(detail.opened_at, now)})`;
-  const state = detail.state === "open" ? "open, within its announcement delay" : "announced";
+  const since = `for ${lasted(detail.opened_at, now)}, since ${formatWhen(detail.opened_at)}`;
+  const state = DRIFT_STATE_NAME[detail.state];
   const move = detail.running && detail.expected ? `; ${detail.running} → ${detail.expected}` : "";
-  const silenced = detail.silenced === true ? "; acknowledged" : "";
-  return `${label} ${since}; ${state}${move}${silenced}`;
+  const silenced = detail.silenced === true ? "; put off" : "";
+  return `${label}: ${since}; ${state}${move}${silenced}`;
 }
 
 /** A stable element id for a marker's tooltip. */

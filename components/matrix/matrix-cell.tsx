@@ -3,6 +3,7 @@
 // environments must stay well under 300 KB, counting React's payload.
 import { CHART_SERVICE_PREFIX } from "@/lib/domain/charts";
 import type { DriftKind } from "@/lib/domain/policy";
+import { DRIFT_KIND_NAME } from "@/lib/domain/words";
 import {
   CELL_ORDER, cellHref, cellVersionsText, driftDetailOf, driftTooltipText, isWithinDelay, tooltipId, upstreamNote,
 } from "./cell-text";
@@ -33,7 +34,7 @@ function DriftMarkerTip({ cell, kind, service, now }: { cell: MatrixCell; kind: 
   const id = tooltipId(service, cell.environment, kind);
   return (
     <span className="dm">
-      <button type="button" className={isWithinDelay(detail) ? `k-${kind} calm` : `k-${kind}`} aria-label={`${kind} drift`} aria-describedby={id} />
+      <button type="button" className={isWithinDelay(detail) ? `k-${kind} calm` : `k-${kind}`} aria-label={DRIFT_KIND_NAME[kind]} aria-describedby={id} />
       <span role="tooltip" id={id}>{driftTooltipText(kind, detail, now)}</span>
     </span>
   );

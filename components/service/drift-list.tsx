@@ -1,6 +1,7 @@
 // Open drift of the service, and the acknowledgements that quiet it.
 import { DRIFT_HELP, DriftPill } from "@/components/ui/drift";
-import { formatWhen, lasted, When } from "@/components/ui/format";
+import { Age, formatWhen, When } from "@/components/ui/format";
+import { DRIFT_STATE_NAME } from "@/lib/domain/words";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
 const UNKNOWN_UPSTREAM = { failed: "the last check failed", stale: "no check has succeeded recently", unchecked: "it has not been checked yet" } as const;
@@ -26,11 +27,11 @@ export function DriftList({ detail, now }: { detail: ServiceDetail; now: Date })
               <td>{d.environment}{d.target ? <span className="sub">{d.target}</span> : null}</td>
               <td className="mono">{d.running ?? "—"}</td>
               <td className="mono">{d.expected ?? "—"}</td>
-              <td><span title={`since ${formatWhen(d.opened_at)}`}>{lasted(d.opened_at, now)}</span></td>
+              <td><Age at={d.opened_at} now={now} /></td>
               <td>
-                {d.state === "announced" ? <span className="pill bad">announced</span> : <span className="pill warn">open</span>}
-                {d.silenced ? <span className="pill neutral">silenced</span> : null}
-                {d.announced_at ? <span className="sub">announced <When at={d.announced_at} now={now} /></span> : null}
+                {d.state === "announced" ? <span className="pill bad">{DRIFT_STATE_NAME.announced}</span> : <span className="pill warn">{DRIFT_STATE_NAME.open}</span>}
+                {d.silenced ? <span className="pill neutral">put off</span> : null}
+                {d.announced_at ? <span className="sub">notified <When at={d.announced_at} now={now} /></span> : null}
               </td>
             </tr>
           ))}

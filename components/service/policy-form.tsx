@@ -82,7 +82,7 @@ export function PolicyForm({ service, team, policy, source }: { service: string;
       </fieldset>
       <fieldset>
         <legend>Alert after</legend>
-        <p className="hint">How long a drift lasts before it is announced: durations such as <code>15m</code>, <code>72h</code>, <code>7d</code>. Empty: the default.</p>
+        <p className="hint">How long a drift lasts before anyone is notified: durations such as <code>15m</code>, <code>72h</code>, <code>7d</code>. Empty: the default.</p>
         <div className="fields five">
           {DRIFT_KIND_LIST.map((kind) => (
             <Field key={kind} name={`drift_alert_after.${kind}`} label={DRIFT_LABEL[kind]} error={errors[`drift_alert_after.${kind}`] ?? (kind === "env" ? errors.drift_alert_after : undefined)}>

@@ -54,7 +54,7 @@ export function UpstreamCard({ detail, now, canCheck, labelStatus = null }: { de
           {service.checked_by === "agent" ? (
             <>Your agents <span className="hint">(a private repository, read with the agents&apos; credentials)</span></>
           ) : service.checked_by === "server" ? (
-            <>The server <span className="hint">(a public registry)</span></>
+            <>The server <span className="hint">(a registry it queries itself, without your agents)</span></>
           ) : (
             <span className="muted">Not checked yet</span>
           )}

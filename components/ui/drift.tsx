@@ -2,15 +2,10 @@
 // (so colour is never the only cue) and a text alternative, plus a legend.
 // Client components use it too, so it imports only types from the domain (no zod in the browser).
 import type { DriftKind } from "@/lib/domain/policy";
+import { DRIFT_KIND_NAME } from "@/lib/domain/words";
 
 /** Labels in the spec's order; DRIFT_KIND_LIST follows it. */
-export const DRIFT_LABEL: Record<DriftKind, string> = {
-  env: "Behind previous env",
-  upstream: "Upstream",
-  inconsistent: "Inconsistent",
-  declared: "Differs from Git",
-  eol: "End of life",
-};
+export const DRIFT_LABEL: Readonly<Record<DriftKind, string>> = DRIFT_KIND_NAME;
 
 export const DRIFT_KIND_LIST = Object.keys(DRIFT_LABEL) as DriftKind[];
 
@@ -28,7 +23,7 @@ const GLYPH: Record<DriftKind, string> = { upstream: "↑", env: "←", inconsis
 const CELL_ORDER: DriftKind[] = ["eol", "declared", "inconsistent", "env", "upstream"];
 
 export function DriftMarker({ kind }: { kind: DriftKind }) {
-  const label = `${DRIFT_LABEL[kind]} drift`;
+  const label = DRIFT_LABEL[kind];
   return (
     <span className={`dk dk-${kind}`} role="img" aria-label={label} title={label}>
       {GLYPH[kind]}

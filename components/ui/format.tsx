@@ -1,6 +1,6 @@
 // Dates and times as the pages show them: UTC, locale-independent, with a
 // relative form for "how long ago" and the exact time kept for a tooltip.
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAgeSince, formatAgo } from "@/lib/domain/words";
 import { formatUtcDate, formatUtcMinute } from "@/lib/render/dates";
 
 /** `14:05 UTC` (rounded up to five minutes: an estimate), with the date when it is not today. */
@@ -23,20 +23,27 @@ export function formatDay(iso: string | Date | null | undefined, fallback = "—
   return Number.isNaN(d.getTime()) ? fallback : formatUtcDate(d);
 }
 
-/** `3d 4h ago`, `just now`, or the fallback for null. */
+/** `3 days ago`, `just now`, or the fallback for null. */
 export function timeAgo(iso: string | Date | null | undefined, now: Date, fallback = "never"): string {
   if (!iso) return fallback;
   const d = typeof iso === "string" ? new Date(iso) : iso;
-  const ms = now.getTime() - d.getTime();
-  if (Number.isNaN(ms)) return fallback;
-  if (ms < 60_000) return "just now";
-  return `${humanizeDuration(ms).split(" ")[0]} ago`;
+  return Number.isNaN(d.getTime()) ? fallback : formatAgo(d, now);
 }
 
-/** `for 3d`: how long something has lasted. */
+/** `3 days 4 hours`: how long something has lasted. */
 export function lasted(iso: string | Date, now: Date): string {
   const d = typeof iso === "string" ? new Date(iso) : iso;
-  return humanizeDuration(Math.max(0, now.getTime() - d.getTime()));
+  return formatAgeSince(d, now);
+}
+
+/** How long since `at` in words, as a `<time>` with the exact UTC time on hover: every age on the pages. */
+export function Age({ at, now, prefix = "" }: { at: string | Date; now: Date; prefix?: string }) {
+  const d = typeof at === "string" ? new Date(at) : at;
+  return (
+    <time dateTime={d.toISOString()} title={formatWhen(d)} className="age">
+      {prefix}{formatAgeSince(d, now)}
+    </time>
+  );
 }
 
 /** A `<time>` element: relative text, exact UTC time on hover and for machines. */

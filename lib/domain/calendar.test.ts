@@ -68,7 +68,7 @@ describe("planCalendarEvents", () => {
   ])("dates an open drift's announcement: %s", (_, delay, day) => {
     const policies = new Map([["s1", effectivePolicy(delay ? { drift_alert_after: delay } : {})]]);
     const [event] = planCalendarEvents(input({ current: [], drifts: [drift("open")], policies }));
-    expect(event).toMatchObject({ uid: `drift.d1.${WS}@driftwatch`, day, summary: "web in production: env drift is announced" });
+    expect(event).toMatchObject({ uid: `drift.d1.${WS}@driftwatch`, day, summary: "web in production: behind the previous environment, notifications start" });
     expect(event?.description).toContain("behind the previous environment (1.24.0 → 1.27.3) since 2026-11-20T12:00:00.000Z");
   });
 
@@ -80,7 +80,7 @@ describe("planCalendarEvents", () => {
   ])("an announced drift %s", (_, ack, day) => {
     const acks: AckRecord[] = [{ id: "a1", serviceId: "s1", environmentId: "e2", kind: "drift", untilVersion: null, expiresAt: null, liftedAt: null, createdAt: new Date("2026-11-20T13:00:00Z"), ...ack }];
     const events = planCalendarEvents(input({ current: [run("s1", "e2", "1.24.0")], drifts: [drift("announced")], acks, services: [] }));
-    expect(events.map((e) => [e.uid, e.day, e.summary])).toEqual(day === null ? [] : [[`putoff.a1.d1.${WS}@driftwatch`, day, "web in production: put-off of env drift ends"]]);
+    expect(events.map((e) => [e.uid, e.day, e.summary])).toEqual(day === null ? [] : [[`putoff.a1.d1.${WS}@driftwatch`, day, "web in production: put-off of behind the previous environment ends"]]);
   });
 
   it("gives an announced drift without a put-off no event", () => {

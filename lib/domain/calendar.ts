@@ -2,6 +2,7 @@
 // cycle that runs somewhere; one per open drift on the day its kind's
 // `drift_alert_after` delay announces it; and one per announced drift put off
 // for a while, on the day the put-off ends. Pure: the caller reads the inputs.
+import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 import type { DriftKind, EffectivePolicy } from "./policy";
 import {
   alertDelayMs, findSilencingAck, indexRunningVersions, indexUpstreamTargets, type AckRecord, type CurrentRun, type EnvironmentInfo, type ServiceInput,
@@ -42,13 +43,7 @@ export type CalendarInput = {
   now: Date;
 };
 
-const KIND_WORDS: Readonly<Record<DriftKind, string>> = {
-  env: "behind the previous environment",
-  upstream: "behind upstream",
-  inconsistent: "inconsistent across targets",
-  declared: "different from Git",
-  eol: "near or past end of life",
-};
+const kindName = (kind: DriftKind) => inSentence(DRIFT_KIND_NAME[kind]);
 
 export function dayOf(at: Date): string {
   return at.toISOString().slice(0, 10);
@@ -98,8 +93,8 @@ function announcementEvents({ workspaceId, drifts, policies }: CalendarInput): C
     return [{
       uid: `drift.${d.id}.${workspaceId}@driftwatch`,
       day: dayOf(at),
-      summary: `${d.service} in ${d.environment}: ${d.kind} drift is announced`,
-      description: `${d.service} in ${d.environment} is ${KIND_WORDS[d.kind]}${moveOf(d)} since ${d.openedAt.toISOString()}; unless it is resolved, it is announced at ${at.toISOString()}.`,
+      summary: `${d.service} in ${d.environment}: ${kindName(d.kind)}, notifications start`,
+      description: `${d.service} in ${d.environment}: ${kindName(d.kind)}${moveOf(d)} since ${d.openedAt.toISOString()}; unless it is resolved, notifications are sent at ${at.toISOString()}.`,
     }];
   });
 }
@@ -115,8 +110,8 @@ function putOffEvents({ workspaceId, drifts, acks, current, now }: CalendarInput
     return [{
       uid: `putoff.${ack.id}.${d.id}.${workspaceId}@driftwatch`,
       day: dayOf(ack.expiresAt),
-      summary: `${d.service} in ${d.environment}: put-off of ${d.kind} drift ends`,
-      description: `${d.service} in ${d.environment} is ${KIND_WORDS[d.kind]}${moveOf(d)}; it was put off until ${ack.expiresAt.toISOString()}, when it is announced again unless resolved.`,
+      summary: `${d.service} in ${d.environment}: put-off of ${kindName(d.kind)} ends`,
+      description: `${d.service} in ${d.environment}: ${kindName(d.kind)}${moveOf(d)}; it was put off until ${ack.expiresAt.toISOString()}, when notifications start again unless it is resolved.`,
     }];
   });
 }

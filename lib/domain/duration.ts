@@ -23,13 +23,3 @@ export function formatDuration(ms: number): string {
   }
   return `${Math.round(ms / 1000)}s`;
 }
-
-/** Human wording of an elapsed time: `3d 4h`, `45m`, `12s`. */
-export function humanizeDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const d = Math.floor(s / 86_400), h = Math.floor((s % 86_400) / 3_600), m = Math.floor((s % 3_600) / 60);
-  if (d > 0) return h > 0 ? `${d}d ${h}h` : `${d}d`;
-  if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`;
-  if (m > 0) return `${m}m`;
-  return `${s}s`;
-}

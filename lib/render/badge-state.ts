@@ -151,10 +151,13 @@ export function worstBadgeState(states: Iterable<BadgeState>): BadgeState {
   return worst;
 }
 
-/** Words shown on the badge and read by screen readers. */
+/**
+ * Words shown on the badge and read by screen readers. `behind` reads
+ * "outdated": beside a version, "1.9.2 · behind" was read as "behind 1.9.2".
+ */
 export const BADGE_STATE_TEXT: Record<BadgeState, string> = {
   up_to_date: "up to date",
-  behind: "behind",
+  behind: "outdated",
   attention: "needs attention",
   unknown: "unknown",
 };

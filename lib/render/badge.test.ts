@@ -21,7 +21,7 @@ function contrast(a: string, b: string): number {
 describe("renderBadgeSvg", () => {
   it("draws the label and the version in the state colour, with an accessible name", async () => {
     const svg = await renderBadgeSvg({ label: "web · production", version: "1.27.3", state: "behind" });
-    expect(svg).toMatch(/^<svg [^>]*role="img" aria-label="web · production: 1\.27\.3, behind"><title>web · production: 1\.27\.3, behind<\/title>/);
+    expect(svg).toMatch(/^<svg [^>]*role="img" aria-label="web · production: 1\.27\.3, outdated"><title>web · production: 1\.27\.3, outdated<\/title>/);
     expect(svg).toContain(`fill="${BADGE_COLOURS.behind}"`);
     expect(svg).toContain(`fill="${BADGE_COLOURS.label}"`);
     expect(svg).not.toContain(BADGE_COLOURS.up_to_date);
@@ -64,7 +64,7 @@ describe("renderBadgeSvg", () => {
   it("cuts very long texts in the drawing but keeps them whole in the title", async () => {
     const version = `sha-${"0123456789abcdef".repeat(8)}`;
     const svg = await renderBadgeSvg({ label: "web", version, state: "behind" });
-    expect(svg).toContain(`<title>web: ${version}, behind</title>`);
+    expect(svg).toContain(`<title>web: ${version}, outdated</title>`);
     expect(widthOf(svg)).toBeLessThan(measureText("web", 11, 600) + measureText("0".repeat(BADGE_MAX_TEXT + 12), 11, 600) + 40);
   });
 

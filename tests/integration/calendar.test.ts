@@ -122,8 +122,8 @@ describe("calendar feed", () => {
       {
         uid: `drift.${drift.id}.${ws.id}@driftwatch`,
         day: announceDay,
-        summary: "web in production: env drift is announced",
-        description: expect.stringContaining("web in production is behind the previous environment (1.27.2 → 1.27.3)"),
+        summary: "web in production: behind the previous environment, notifications start",
+        description: expect.stringContaining("web in production: behind the previous environment (1.27.2 → 1.27.3)"),
       },
     ]);
   });
@@ -192,7 +192,7 @@ describe("calendar feed", () => {
       {
         uid: `putoff.${ack.body.id}.${drift.id}.${ws.id}@driftwatch`,
         day: ack.body.expires_at.slice(0, 10),
-        summary: "web in production: put-off of env drift ends",
+        summary: "web in production: put-off of behind the previous environment ends",
         description: expect.stringContaining(`it was put off until ${new Date(ack.body.expires_at).toISOString()}`),
       },
     ]);

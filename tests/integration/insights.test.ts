@@ -150,20 +150,23 @@ describe("GET /api/v1/updates", () => {
   const apiNotes = "https://changelog.example.test/api#3.0.2";
   const expectedItems = () => [
     // eol_soon first; db has no release notes anywhere
-    line({ service: "db", team: "data", environment: "production", production: true, running: "14.9", target_version: "16.1", reason: "eol_soon", open_since: ago(1).toISOString() }),
+    line({ service: "db", team: "data", environment: "production", production: true, running: "14.9", target_version: "16.1", reason: "eol_soon", open_since: ago(1).toISOString(),
+      targets: [{ name: "u-prod-1", version: "14.9", moves: true }] }),
     // minor: production first; the oldest version running in production (1.1.0 on u-prod-1, 1.2.0 on u-prod-2)
     line({ service: "web", application: "storefront", team: "shop", environment: "production", production: true, running: "1.1.0", target_version: "1.3.1", release_notes_url: webNotes(), reason: "minor", open_since: ago(10).toISOString(),
-      reasons: ["minor", "behind_previous_env"], promote: { from_environment: "staging", version: "1.2.0" } }),
+      reasons: ["minor", "behind_previous_env"], promote: { from_environment: "staging", version: "1.2.0" },
+      // u-prod-2 already runs staging's 1.2.0: only u-prod-1 moves
+      targets: [{ name: "u-prod-1", version: "1.1.0", moves: true }, { name: "u-prod-2", version: "1.2.0", moves: false }] }),
     line({ service: "web", application: "storefront", team: "shop", environment: "staging", running: "1.2.0", target_version: "1.3.1", release_notes_url: webNotes(), reason: "minor", open_since: ago(12).toISOString(),
-      promote: { from_environment: "dev", version: "1.3.1" } }),
+      promote: { from_environment: "dev", version: "1.3.1" }, targets: [{ name: "u-stg", version: "1.2.0", moves: true }] }),
     // behind the previous environment, then patch; api's notes come from its changelog template
     line({ service: "api", team: "platform", environment: "staging", running: "3.0.0", target_version: "3.0.2", release_notes_url: apiNotes, reason: "behind_previous_env", open_since: ago(5).toISOString(),
-      promote: { from_environment: "dev", version: "3.0.1" } }),
-    line({ service: "api", team: "platform", environment: "production", production: true, running: "3.0.0", target_version: "3.0.2", release_notes_url: apiNotes, reason: "patch", open_since: ago(30).toISOString() }),
+      promote: { from_environment: "dev", version: "3.0.1" }, targets: [{ name: "u-stg", version: "3.0.0", moves: true }] }),
+    line({ service: "api", team: "platform", environment: "production", production: true, running: "3.0.0", target_version: "3.0.2", release_notes_url: apiNotes, reason: "patch", open_since: ago(30).toISOString(), targets: [{ name: "u-prod-1", version: "3.0.0", moves: true }] }),
   ];
   const expectedAcknowledged = () => [
     line({
-      service: "api", team: "platform", environment: "dev", running: "3.0.1", target_version: "3.0.2", release_notes_url: apiNotes, reason: "patch", open_since: ago(1).toISOString(),
+      service: "api", team: "platform", environment: "dev", running: "3.0.1", target_version: "3.0.2", release_notes_url: apiNotes, reason: "patch", open_since: ago(1).toISOString(), targets: [{ name: "u-dev", version: "3.0.1", moves: true }],
       ack: { id: putOff.id, kind: "release", until_version: "3.0.2", skip_version: null, expires_at: null },
     }),
   ];
@@ -185,7 +188,10 @@ describe("GET /api/v1/updates", () => {
 
   it("copies the lines that are not put off as a markdown checklist, production told to take staging's version first", async () => {
     const text = await updatesChecklistText({ ctx: ws.ctx, input: { team: "shop" } });
-    expect(text).toBe("- [ ] web (production): 1.1.0 → 1.2.0 (from staging), then 1.3.1\n- [ ] web (staging): 1.2.0 → 1.3.1 (from dev)");
+    expect(text).toBe([
+      "- [ ] web (production): 1.1.0 → 1.2.0 (from staging), then 1.3.1 · Minor release, Behind the previous environment · move u-prod-1 (runs 1.1.0); u-prod-2 runs 1.2.0 already",
+      "- [ ] web (staging): 1.2.0 → 1.3.1 (from dev) · Minor release",
+    ].join("\n"));
   });
 
   it("answers 401 without a token", async () => {
@@ -373,7 +379,7 @@ describe("promotions, delivery and metrics from history", () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^ENVIRONMENT +DEPLOYS$/m);
     expect(table.stdout).toMatch(/^production +6$/m);
-    expect(table.stdout).toMatch(/^dev +staging +1d +5$/m);
+    expect(table.stdout).toMatch(/^dev +staging +1 day +5$/m);
   });
 
   it("answers a bad window on the command line with one line and a non-zero exit", () => {

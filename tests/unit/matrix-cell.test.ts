@@ -33,10 +33,10 @@ describe("cellVersionsText", () => {
 describe("driftTooltipText", () => {
   const detail = (over: Partial<MatrixDriftDetail>): MatrixDriftDetail => ({ kind: "upstream", state: "announced", opened_at: "2026-11-20T09:00:00Z", ...over });
   it.each<[string, Parameters<typeof driftTooltipText>, string]>([
-    ["announced, with its move", ["upstream", detail({ running: "3.1.1", expected: "4.0.0" }), NOW], "Upstream drift since 2026-11-20 (7d ago); announced; 3.1.1 → 4.0.0"],
-    ["open, within its delay", ["env", detail({ kind: "env", state: "open", opened_at: "2026-11-27T09:00:00Z" }), NOW], "Behind previous env drift since 2026-11-27 (3h ago); open, within its announcement delay"],
-    ["acknowledged", ["eol", detail({ kind: "eol", silenced: true }), NOW], "End of life drift since 2026-11-20 (7d ago); announced; acknowledged"],
-    ["no details yet", ["inconsistent", null, NOW], "Inconsistent drift; the service page has its dates"],
+    ["announced, with its move", ["upstream", detail({ running: "3.1.1", expected: "4.0.0" }), NOW], "Newer release upstream: for 7 days 3 hours, since 2026-11-20 09:00 UTC; notified; 3.1.1 → 4.0.0"],
+    ["open, within its delay", ["env", detail({ kind: "env", state: "open", opened_at: "2026-11-27T09:00:00Z" }), NOW], "Behind the previous environment: for 3 hours, since 2026-11-27 09:00 UTC; new, not notified yet"],
+    ["acknowledged", ["eol", detail({ kind: "eol", silenced: true }), NOW], "End of life: for 7 days 3 hours, since 2026-11-20 09:00 UTC; notified; put off"],
+    ["no details yet", ["inconsistent", null, NOW], "Targets differ; the service page has its dates"],
   ])("%s", (_name, args, expected) => {
     expect(driftTooltipText(...args)).toBe(expected);
   });
@@ -60,15 +60,15 @@ describe("MatrixCellView", () => {
     const upId = tooltipId("pay ments", "production", "upstream");
     expect(envId).toBe("t-pay_ments-production-env");
     // env before upstream (most alarming first); the open one drawn calm
-    expect(html).toContain(`<button type="button" class="k-env calm" aria-label="env drift" aria-describedby="${envId}"></button><span role="tooltip" id="${envId}">Behind previous env drift since 2026-11-27 (3h ago); open, within its announcement delay</span>`);
-    expect(html).toContain(`<button type="button" class="k-upstream" aria-label="upstream drift" aria-describedby="${upId}"></button><span role="tooltip" id="${upId}">Upstream drift since 2026-11-20 (7d ago); announced; 3.1.1 → 4.0.0</span>`);
+    expect(html).toContain(`<button type="button" class="k-env calm" aria-label="Behind the previous environment" aria-describedby="${envId}"></button><span role="tooltip" id="${envId}">Behind the previous environment: for 3 hours, since 2026-11-27 09:00 UTC; new, not notified yet</span>`);
+    expect(html).toContain(`<button type="button" class="k-upstream" aria-label="Newer release upstream" aria-describedby="${upId}"></button><span role="tooltip" id="${upId}">Newer release upstream: for 7 days 3 hours, since 2026-11-20 09:00 UTC; notified; 3.1.1 → 4.0.0</span>`);
     expect(html.indexOf("k-env")).toBeLessThan(html.indexOf("k-upstream"));
   });
 
   it("without details a marker is drawn as announced and its tooltip names the kind", () => {
     const html = render(cell({ drifts: ["declared"] }));
-    expect(html).toContain('class="k-declared" aria-label="declared drift"');
-    expect(html).toContain(">Differs from Git drift; the service page has its dates</span>");
+    expect(html).toContain('class="k-declared" aria-label="Differs from Git"');
+    expect(html).toContain(">Differs from Git; the service page has its dates</span>");
   });
 
   it("says when targets run different versions", () => {
@@ -84,12 +84,12 @@ describe("the upstream column", () => {
   const up = (over: Partial<MatrixUpstream>): MatrixUpstream => ({ repository: "docker.io/library/nginx", newest: "1.27.3", checked_at: "2026-11-27T10:00:00Z", ...over });
   it.each<[string, MatrixUpstream, ReturnType<typeof upstreamNote>]>([
     ["ok: nothing to add", up({ state: "ok" }), null],
-    ["failed: the reason and the age of what is known", up({ state: "failed", error: "registry-1.docker.io: name not resolved" }), { text: "check failed: registry-1.docker.io: name not resolved; last good check 2h ago", tone: "bad" }],
+    ["failed: the reason and the age of what is known", up({ state: "failed", error: "registry-1.docker.io: name not resolved" }), { text: "check failed: registry-1.docker.io: name not resolved; last good check 2 hours ago", tone: "bad" }],
     ["failed before any good check", up({ state: "failed", error: "401 from ghcr.io: private repository, check it with an agent", checked_at: null, newest: null }), { text: "check failed: 401 from ghcr.io: private repository, check it with an agent; never checked successfully", tone: "bad" }],
-    ["stale", up({ state: "stale", checked_at: "2026-11-25T12:00:00Z" }), { text: "stale: last good check 2d ago", tone: "warn" }],
+    ["stale", up({ state: "stale", checked_at: "2026-11-25T12:00:00Z" }), { text: "stale: last good check 2 days ago", tone: "warn" }],
     ["unchecked", up({ state: "unchecked", checked_at: null, newest: null }), { text: "not checked yet", tone: "muted" }],
     ["no state given, checked recently", up({}), null],
-    ["no state given, overdue", up({ checked_at: "2026-11-25T12:00:00Z" }), { text: "checked 2d ago", tone: "muted" }],
+    ["no state given, overdue", up({ checked_at: "2026-11-25T12:00:00Z" }), { text: "checked 2 days ago", tone: "muted" }],
   ])("%s", (_name, upstream, expected) => {
     expect(upstreamNote(upstream, NOW)).toEqual(expected);
   });
@@ -97,6 +97,6 @@ describe("the upstream column", () => {
   it("marks a failed check in the cell", () => {
     const row: MatrixRow = { name: "web", team: null, upstream: up({ state: "failed", error: "quay.io: connection refused" }), cells: [] };
     const html = renderToStaticMarkup(createElement("table", null, createElement("tbody", null, createElement("tr", null, createElement(UpstreamView, { row, now: NOW })))));
-    expect(html).toContain('<td class="up-failed">1.27.3<small>check failed: quay.io: connection refused; last good check 2h ago</small></td>');
+    expect(html).toContain('<td class="up-failed">1.27.3<small>check failed: quay.io: connection refused; last good check 2 hours ago</small></td>');
   });
 });

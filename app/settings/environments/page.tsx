@@ -28,9 +28,9 @@ export default async function EnvironmentsPage({ searchParams }: { searchParams:
         <div className="card empty"><p>No environments yet. Agents create them as they report; you can add them here ahead of time.</p></div>
       ) : (
         <ol className="pipeline" aria-label="Pipeline">
-          {items.map((e, i) => (
+          {items.map((e) => (
             <li key={e.name} className={e.production ? "prod-step" : undefined}>
-              <span className="step-no" aria-hidden="true">{i + 1}</span>
+              <span className="step-no" aria-hidden="true" title={`position ${e.position}`}>{e.position}</span>
               <span className="step-name">{e.name}</span>
               {e.production ? <span className="prod">prod</span> : null}
             </li>
@@ -60,9 +60,7 @@ export default async function EnvironmentsPage({ searchParams }: { searchParams:
                         <button type="submit" className="small" disabled={i === items.length - 1} aria-label={`Move ${e.name} down`}>↓</button>
                       </form>
                     </div>
-                  ) : (
-                    i + 1
-                  )}
+                  ) : null}
                 </td>
                 <th scope="row">{e.name}</th>
                 <td>

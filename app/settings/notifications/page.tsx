@@ -31,7 +31,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
       <div className="page-head">
         <div>
           <h1>Notifications</h1>
-          <p className="muted">A drift is announced once it has lasted its alert delay; rules send it, its resolution, and the weekly upgrade plan where your team looks. Acknowledgements quiet them.</p>
+          <p className="muted">A drift is notified once it has lasted its alert delay; rules send it, its resolution, and the weekly upgrade plan where your team looks. Acknowledgements quiet them.</p>
         </div>
       </div>
       <FlashMessage flash={flash} />

@@ -7,7 +7,7 @@ import { createRuleAction, type RuleFormState } from "./actions";
 
 const EVENTS = [
   { id: "drift_detected", label: "Drift detected", hint: "a drift lasted its alert delay" },
-  { id: "drift_resolved", label: "Drift resolved", hint: "an announced drift ended" },
+  { id: "drift_resolved", label: "Drift resolved", hint: "a notified drift ended" },
   { id: "upgrade_plan", label: "Weekly upgrade plan", hint: "the updates list, every Monday" },
 ];
 

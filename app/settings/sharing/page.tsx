@@ -26,7 +26,7 @@ export default async function SharingPage({ searchParams }: { searchParams: Prom
       <div className="grid">
         <section className="card" aria-labelledby="calendar-head">
           <h2 id="calendar-head">Calendar</h2>
-          <p className="muted">Subscribe in any calendar application: the end-of-life dates of the cycles that run here, the day each open drift is announced, and the day a put-off ends.</p>
+          <p className="muted">Subscribe in any calendar application: the end-of-life dates of the cycles that run here, the day each new drift is first notified, and the day a put-off ends.</p>
           {calendar ? (
             <p>
               <code id="calendar-url" className="secret">{calendar.url}</code>{" "}

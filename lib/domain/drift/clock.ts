@@ -24,14 +24,13 @@ export type ClockInput = {
  * same inputs, or null when only new data can:
  * - a drift not yet announced is announced once its kind's delay has passed
  *   (lifecycle.ts, `isDue`);
- * - a running cycle's end of life comes within EOL_SOON_DAYS (detect-eol.ts;
- *   every cycle a service runs counts, not only the first to end);
+ * - a running cycle's end of life comes within EOL_SOON_DAYS, and when it
+ *   passes (its drift then dates from that day; detect-eol.ts; every cycle a
+ *   service runs counts, not only the first to end);
  * - a release reaches the policy's minimum release age (release-age.ts).
  *
  * Not instants: an acknowledgement's expiry (it decides whether an event is
- * silenced, and events only come from the changes above or from new data),
- * and the end of life itself ("passed" rather than "soon" is worked out where
- * drift is shown, not stored).
+ * silenced, and events only come from the changes above or from new data).
  */
 export function nextClockChange({ records, plan, policies, services, now }: ClockInput): Date | null {
   const t = now.getTime();
@@ -53,6 +52,7 @@ export function nextClockChange({ records, plan, policies, services, now }: Cloc
       const end = cycle?.eolDate?.getTime();
       if (end === undefined) continue;
       consider(end - SOON_MS);
+      consider(end);
     }
     const minAge = minReleaseAgeMs(s.policy);
     if (minAge !== null && s.upstream !== null) {

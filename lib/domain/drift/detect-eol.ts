@@ -1,5 +1,7 @@
 // `eol` drift: the cycle of a version that runs ends within 60 days, or has
-// ended. Where several versions run, the cycle that ends first counts.
+// ended. Where several versions run, the cycle that ends first counts. Once
+// the end has passed, the drift dates from the end-of-life day itself (or from
+// when that version began running there, if later): one date on every page.
 import { EOL_SOON_DAYS } from "@/lib/domain/eol";
 import type { DetectContext } from "./detect-context";
 import { listVersions, maxDate } from "./runs";
@@ -30,7 +32,7 @@ export function detectEolDrift(ctx: DetectContext): Difference[] {
         targetId: null,
         running: first.version,
         expected: null,
-        since: maxDate(new Date(first.eol - SOON_MS), first.since),
+        since: maxDate(new Date(now >= first.eol ? first.eol : first.eol - SOON_MS), first.since),
         reason: now >= first.eol ? "eol_passed" : "eol_soon",
       });
     }

@@ -1,6 +1,8 @@
 // `upstream` drift: the oldest version running in an environment is behind the
 // newest release by at least the tracked jump, within pin_major. The version
-// engine decides (selectNewest .alert/.target); this file dates the difference.
+// engine decides (selectNewest .alert/.target); this file dates the difference:
+// from the release's publication (the forge's date, else when its tag was first
+// seen), never before the running version began running there.
 import { AppError } from "@/lib/domain/errors";
 import type { EffectivePolicy } from "@/lib/domain/policy";
 import { firstListingAt, minReleaseAgeMs, releaseMaturesAt, splitByReleaseAge, type HeldRelease } from "@/lib/domain/release-age";
@@ -14,13 +16,13 @@ type Alert = { target: string; firstAlertSeen: Date | null };
 export function detectUpstreamDrift(ctx: DetectContext): Difference[] {
   const out: Difference[] = [];
   const newestOf = rememberNewest(ctx.now);
-  // An alert depends on the newest result (tag list, policy, running version) and on when
-  // the repository first saw each release: services of one repository share it.
+  // An alert depends on the newest result (tag list, policy, running version) and on the
+  // release dates (publication, else first sighting): services of one repository share them.
   const alertsBy = new Map<NewestResult, Map<ReadonlyMap<string, Date>, Alert | null>>();
   for (const [serviceId, byEnv] of ctx.runs) {
     const service = ctx.services.get(serviceId);
     if (service === undefined || service.upstream === null) continue;
-    const { firstSeen } = service.upstream;
+    const dates = service.upstream.published ?? service.upstream.firstSeen;
     for (const env of byEnv.values()) {
       const running = findOldestInEnv(env, ctx.compare);
       if (running === null) continue;
@@ -28,8 +30,8 @@ export function detectUpstreamDrift(ctx: DetectContext): Difference[] {
       if (newest === null) continue;
       let byFirstSeen = alertsBy.get(newest);
       if (byFirstSeen === undefined) alertsBy.set(newest, (byFirstSeen = new Map()));
-      let alert = byFirstSeen.get(firstSeen);
-      if (alert === undefined) byFirstSeen.set(firstSeen, (alert = findAlert(service, running.version, newest, ctx)));
+      let alert = byFirstSeen.get(dates);
+      if (alert === undefined) byFirstSeen.set(dates, (alert = findAlert(service, running.version, newest, ctx)));
       if (alert === null) continue;
       out.push({
         serviceId,
@@ -130,10 +132,10 @@ const JUMP_RANK: Readonly<Record<Jump, number>> = { patch: 0, minor: 1, major: 2
 
 /**
  * The release the policy alerts on, and when the first release that would
- * have alerted was seen: the difference began then, not when the target came
- * out. A release alerts when it is at least the tracked jump and not newer
- * than the target (which already respects pin_major); under a minimum release
- * age it could alert only once old enough.
+ * have alerted came out (published, else first seen): the difference began
+ * then, not when the target came out. A release alerts when it is at least the
+ * tracked jump and not newer than the target (which already respects
+ * pin_major); under a minimum release age it could alert only once old enough.
  */
 function findAlert(service: ServiceInput, running: string, newest: NewestResult | null, ctx: Pick<DetectContext, "compare" | "jump">): Alert | null {
   if (newest === null || !newest.alert || newest.target === null || service.upstream === null) return null;
@@ -144,7 +146,7 @@ function findAlert(service: ServiceInput, running: string, newest: NewestResult 
   const trackRank = JUMP_RANK[service.policy.track];
   let firstAlertSeen: Date | null = null;
   for (const release of newest.releases) {
-    const seen = (minAge === null ? null : releaseMaturesAt(release, upstream, minAge, firstListedAt)) ?? upstream.firstSeen.get(release);
+    const seen = (minAge === null ? upstream.published?.get(release) : releaseMaturesAt(release, upstream, minAge, firstListedAt)) ?? upstream.firstSeen.get(release);
     if (seen === undefined || (firstAlertSeen !== null && seen.getTime() >= firstAlertSeen.getTime())) continue;
     const jump = ctx.jump(running, release);
     if (jump !== null && JUMP_RANK[jump] >= trackRank && (ctx.compare(release, target) ?? 1) <= 0) firstAlertSeen = seen;

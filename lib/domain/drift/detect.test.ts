@@ -163,6 +163,18 @@ describe("upstream drift", () => {
       expected: [],
     },
     {
+      name: "a forge publication date comes before the first sighting: the drift dates from publication",
+      service: makeService({ upstream: { ...upstream(tags, seen), published: new Map([["1.1.1", ago(20)], ["1.2.0", ago(15)]]) } }),
+      current: [run("prod", "p1", "1.1.0", ago(30))],
+      expected: [{ environmentId: "prod", kind: "upstream", targetId: null, running: "1.1.0", expected: "2.0.0", since: ago(20), reason: "major" }],
+    },
+    {
+      name: "published before the running version began running: since it began",
+      service: makeService({ upstream: { ...upstream(tags, seen), published: new Map([["1.1.1", ago(20)]]) } }),
+      current: [run("prod", "p1", "1.1.0", ago(12))],
+      expected: [{ environmentId: "prod", kind: "upstream", targetId: null, running: "1.1.0", expected: "2.0.0", since: ago(12), reason: "major" }],
+    },
+    {
       name: "the running version started after the release came out",
       service: makeService({ upstream: upstream(["1.1.0", "1.1.1"], seen) }),
       current: [run("prod", "p1", "1.1.0", ago(3))],
@@ -304,10 +316,16 @@ describe("eol drift", () => {
     makeService({ eol: new Map(entries.map(([v, date]) => [v, cycle(date)] as const)) });
   it.each<Case>([
     {
-      name: "support ended: eol_passed, since 60 days before the end",
+      name: "support ended: eol_passed, since the end-of-life day",
       service: withEol([["1.26.2", ago(10)]]),
       current: [run("prod", "p1", "1.26.2", ago(200))],
-      expected: [{ environmentId: "prod", kind: "eol", targetId: null, running: "1.26.2", expected: null, since: ago(70), reason: "eol_passed" }],
+      expected: [{ environmentId: "prod", kind: "eol", targetId: null, running: "1.26.2", expected: null, since: ago(10), reason: "eol_passed" }],
+    },
+    {
+      name: "support ended before the version began running there: since it began",
+      service: withEol([["1.26.2", ago(10)]]),
+      current: [run("prod", "p1", "1.26.2", ago(4))],
+      expected: [{ environmentId: "prod", kind: "eol", targetId: null, running: "1.26.2", expected: null, since: ago(4), reason: "eol_passed" }],
     },
     {
       name: "support ends in 30 days: eol_soon",
@@ -334,13 +352,13 @@ describe("eol drift", () => {
       name: "several versions: the cycle that ends first",
       service: withEol([["1.26.2", ago(-30)], ["1.24.0", ago(100)]]),
       current: [run("prod", "p1", "1.26.2", ago(50)), run("prod", "p2", "1.24.0", ago(400))],
-      expected: [{ environmentId: "prod", kind: "eol", targetId: null, running: "1.24.0", expected: null, since: ago(160), reason: "eol_passed" }],
+      expected: [{ environmentId: "prod", kind: "eol", targetId: null, running: "1.24.0", expected: null, since: ago(100), reason: "eol_passed" }],
     },
     {
       name: "declared versions count where only Compose files exist",
       service: withEol([["1.26.2", ago(10)]]),
       current: [run("dev", "git", "1.26.2", ago(200), { declared: true })],
-      expected: [{ environmentId: "dev", kind: "eol", targetId: null, running: "1.26.2", expected: null, since: ago(70), reason: "eol_passed" }],
+      expected: [{ environmentId: "dev", kind: "eol", targetId: null, running: "1.26.2", expected: null, since: ago(10), reason: "eol_passed" }],
     },
   ])("$name", (c) => {
     expect(detectKind("eol", c)).toEqual(c.expected);

@@ -92,12 +92,27 @@ describe("an existing record", () => {
     [
       "the versions change while the drift lasts: updated, opened_at kept",
       record("upstream", "announced", ago(3)), diff("upstream", ago(1), { expected: "1.3.0" }),
-      { toUpdate: [{ id: "r-upstream", running: "1.1.0", expected: "1.3.0", targetId: null }] },
+      { toUpdate: [{ id: "r-upstream", running: "1.1.0", expected: "1.3.0", targetId: null, openedAt: ago(3) }] },
+    ],
+    [
+      "an earlier start is learned (the forge's publication date): opened_at moves back",
+      record("upstream", "announced", ago(3)), diff("upstream", ago(20)),
+      { toUpdate: [{ id: "r-upstream", running: "1.1.0", expected: "1.2.0", targetId: null, openedAt: ago(20) }] },
+    ],
+    [
+      "an end of life passes: the drift dates from the end-of-life day",
+      record("eol", "announced", ago(60)), diff("eol", ago(2)),
+      { toUpdate: [{ id: "r-eol", running: "1.1.0", expected: "1.2.0", targetId: null, openedAt: ago(2) }] },
+    ],
+    [
+      "an end of life without a day (dated now) keeps the first date",
+      record("eol", "announced", ago(1)), diff("eol", NOW),
+      {},
     ],
     [
       "the odd target changes",
       record("inconsistent", "announced", ago(3), { targetId: "p1" }), diff("inconsistent", ago(3), { targetId: "p2" }),
-      { toUpdate: [{ id: "r-inconsistent", running: "1.1.0", expected: "1.2.0", targetId: "p2" }] },
+      { toUpdate: [{ id: "r-inconsistent", running: "1.1.0", expected: "1.2.0", targetId: "p2", openedAt: ago(3) }] },
     ],
     [
       "a resolved record is history: the same difference again opens a new one",

@@ -49,7 +49,8 @@ export type LifecyclePlan = {
   toOpen: (Difference & { announcedAt: Date | null })[];
   toAnnounce: { id: string; announcedAt: Date }[];
   toResolve: { id: string; resolvedAt: Date }[];
-  toUpdate: { id: string; running: string; expected: string | null; targetId: string | null }[];
+  /** `openedAt` moves where what dates the difference is learned later (a forge's publication date, an end of life that passed). */
+  toUpdate: { id: string; running: string; expected: string | null; targetId: string | null; openedAt: Date }[];
   events: DriftEvent[];
 };
 
@@ -92,8 +93,12 @@ export function planLifecycle(input: PlanInput): LifecyclePlan {
       if (announcedAt !== null) plan.events.push(eventOf("drift_detected", driftKeyOf(diff), diff, diff.since, isSilenced(diff), now));
       continue;
     }
-    if (record.running !== diff.running || record.expected !== diff.expected || record.targetId !== diff.targetId) {
-      plan.toUpdate.push({ id: record.id, running: diff.running, expected: diff.expected, targetId: diff.targetId });
+    // A drift moves to an earlier start learned later (a forge's publication date), and an end of
+    // life to its day once it passes; a start dated `now` is no date at all (an end without a day).
+    const since = diff.since.getTime();
+    const redated = since < now.getTime() && (since < record.openedAt.getTime() || (diff.kind === "eol" && since > record.openedAt.getTime()));
+    if (redated || record.running !== diff.running || record.expected !== diff.expected || record.targetId !== diff.targetId) {
+      plan.toUpdate.push({ id: record.id, running: diff.running, expected: diff.expected, targetId: diff.targetId, openedAt: redated ? diff.since : record.openedAt });
     }
     if (record.state === "open" && isDue(record, record.openedAt)) {
       plan.toAnnounce.push({ id: record.id, announcedAt: now });

@@ -73,6 +73,25 @@ export class ArrivalIndex {
     for (const [serviceId, byVersion] of this.#firsts) for (const [version, arrivals] of byVersion) yield { serviceId, version, arrivals };
   }
 
+  /** Per environment (pipeline order), the services whose versions arrived in the window, with how many; most first. */
+  arrivalsByService(window: DeliveryWindow): { environment: string; services: { serviceId: string; deploys: number }[] }[] {
+    const from = window.from.getTime();
+    const to = window.to.getTime();
+    const counts = this.environments.map(() => new Map<string, number>());
+    for (const [serviceId, byVersion] of this.#firsts) {
+      for (const byEnv of byVersion.values()) {
+        for (let e = 0; e < byEnv.length; e++) {
+          const at = byEnv[e] as number;
+          if (at >= from && at < to) counts[e]?.set(serviceId, (counts[e]?.get(serviceId) ?? 0) + 1);
+        }
+      }
+    }
+    return this.environments.map((env, i) => ({
+      environment: env.name,
+      services: [...(counts[i] ?? [])].map(([serviceId, deploys]) => ({ serviceId, deploys })).sort((a, b) => b.deploys - a.deploys || a.serviceId.localeCompare(b.serviceId)),
+    }));
+  }
+
   stats(window: DeliveryWindow): DeliveryStats {
     const ordered = this.environments;
     const from = window.from.getTime();

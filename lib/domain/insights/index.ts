@@ -1,7 +1,7 @@
 // Read models over drift and history: the updates list, promotion candidates, delivery statistics.
 export {
-  buildUpdates, countUpdatesByReason, describeLineMove, REASON_RANK, UPDATE_REASONS, updatesChecklist,
-  type BuildUpdatesInput, type MoveLine, type UpdateDrift, type UpdateLine, type UpdateLineAck, type UpdatePromote, type UpdateReason,
+  buildUpdates, countUpdatesByReason, describeLineMove, describeLineTargets, describeReasons, REASON_RANK, UPDATE_REASONS, updatesChecklist,
+  type BuildUpdatesInput, type MoveLine, type UpdateDrift, type UpdateLine, type UpdateLineAck, type UpdatePromote, type UpdateReason, type UpdateTarget,
 } from "./updates";
 export {
   countGroups, groupedUpdatesChecklist, groupUpdateLines, summariseRunning, type UpdateGroup, type UpdateGroupChip,

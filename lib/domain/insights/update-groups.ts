@@ -1,7 +1,8 @@
 // The Updates page's grouped view: one row per service and target release,
 // the environments as chips ("payments 4.x → 5.0.0: dev, staging, production").
 import { compareTags, parseTag } from "@/lib/domain/versions";
-import { describeLineMove, REASON_RANK, type UpdateLine, type UpdatePromote, type UpdateReason } from "./updates";
+import { listVersions } from "@/lib/domain/words";
+import { describeLineMove, describeLineTargets, describeReasons, REASON_RANK, type UpdateLine, type UpdatePromote, type UpdateReason, type UpdateTarget } from "./updates";
 
 export type UpdateGroupChip = {
   environment: string;
@@ -10,6 +11,7 @@ export type UpdateGroupChip = {
   reason: UpdateReason;
   reasons: UpdateReason[];
   promote: UpdatePromote | null;
+  targets: UpdateTarget[];
   open_since: Date;
 };
 
@@ -19,7 +21,7 @@ export type UpdateGroup = {
   team: string | null;
   target_version: string | null;
   release_notes_url: string | null;
-  /** What runs across the chips: one version, `4.x` for one major, else the oldest and newest (`3.9.1 – 4.2.0`). */
+  /** What runs across the chips: one version, `4.x` for one major, else each version (`14.15 and 16.6`). */
   running: string;
   /** The most urgent reason of any chip. */
   reason: UpdateReason;
@@ -49,7 +51,7 @@ export function groupUpdateLines(lines: readonly UpdateLine[], pipeline: readonl
   for (const { first, lines: members } of groups.values()) {
     const chips = members
       .map((l): UpdateGroupChip => ({
-        environment: l.environment, production: l.production, running: l.running, reason: l.reason, reasons: l.reasons, promote: l.promote, open_since: l.open_since,
+        environment: l.environment, production: l.production, running: l.running, reason: l.reason, reasons: l.reasons, promote: l.promote, targets: l.targets, open_since: l.open_since,
       }))
       .sort((a, b) => (order.get(a.environment) ?? order.size) - (order.get(b.environment) ?? order.size) || a.environment.localeCompare(b.environment));
     const reasons = [...new Set(members.flatMap((l) => l.reasons))].sort((a, b) => REASON_RANK[a] - REASON_RANK[b]);
@@ -69,7 +71,7 @@ export function groupUpdateLines(lines: readonly UpdateLine[], pipeline: readonl
   return out;
 }
 
-/** `4.2.0` when all run it; `4.x` when they share a major; else oldest – newest. */
+/** `4.2.0` when all run it; `4.x` when they share a major; else each version said plainly (`14.15 and 16.6`). */
 export function summariseRunning(versions: readonly string[]): string {
   const distinct = [...new Set(versions)];
   if (distinct.length <= 1) return distinct[0] ?? "";
@@ -78,17 +80,26 @@ export function summariseRunning(versions: readonly string[]): string {
   const isOneLine = major !== undefined && parsed.every((p) => p.kind === "version" && p.numbers[0] === major && p.prefix === parsed[0]?.prefix && p.flavour === parsed[0]?.flavour);
   if (isOneLine) return `${parsed[0]?.prefix ?? ""}${major}.x${parsed[0]?.flavour ? `-${parsed[0].flavour}` : ""}`;
   const sorted = [...distinct].sort((a, b) => compareTags(a, b) ?? a.localeCompare(b));
-  return `${sorted[0]} – ${sorted[sorted.length - 1]}`;
+  return listVersions(sorted);
 }
 
-/** Markdown checkboxes for the grouped view; a chip that has a promotion to take says so first. */
+/**
+ * Markdown checkboxes for the grouped view, with the reasons: one environment
+ * on the group's own line; several, one sub-item each (its move, promotion
+ * first, and the targets that must move).
+ */
 export function groupedUpdatesChecklist(groups: readonly UpdateGroup[]): string {
   const out: string[] = [];
+  const step = (g: UpdateGroup, c: UpdateGroupChip) => [describeLineMove({ running: c.running, target_version: g.target_version, promote: c.promote }), describeLineTargets(c)].filter(Boolean).join(" · ");
   for (const g of groups) {
-    out.push(`- [ ] ${g.service} ${g.running} → ${g.target_version ?? "?"}: ${g.environments.map((c) => c.environment).join(", ")}`);
-    for (const c of g.environments) {
-      if (c.promote !== null) out.push(`  - [ ] ${c.environment}: ${describeLineMove({ running: c.running, target_version: g.target_version, promote: c.promote })}`);
+    const why = describeReasons(g.reasons);
+    const only = g.environments.length === 1 ? g.environments[0] : undefined;
+    if (only !== undefined) {
+      out.push(`- [ ] ${g.service} (${only.environment}): ${[step(g, only), why].filter(Boolean).join(" · ")}`);
+      continue;
     }
+    out.push(`- [ ] ${g.service} ${g.running} → ${g.target_version ?? "?"}${why ? ` · ${why}` : ""}`);
+    for (const c of g.environments) out.push(`  - [ ] ${c.environment}: ${step(g, c)}`);
   }
   return out.join("\n");
 }

@@ -42,7 +42,7 @@ describe("production behind staging while upstream has a newer major", () => {
       running: "4.2.0", target_version: "5.0.0", reason: "major", reasons: ["major", "behind_previous_env"],
       promote: { from_environment: "staging", version: "4.3.1" }, open_since: ago(10), upstream_state: "ok", ack: null,
     });
-    expect(updatesChecklist(production === undefined ? [] : [production])).toBe("- [ ] payments (production): 4.2.0 → 4.3.1 (from staging), then 5.0.0");
+    expect(updatesChecklist(production === undefined ? [] : [production])).toBe("- [ ] payments (production): 4.2.0 → 4.3.1 (from staging), then 5.0.0 · Major release, Behind the previous environment");
   });
 
   it("offers no promotion where the previous environment runs the same version", () => {
@@ -59,10 +59,17 @@ describe("production behind staging while upstream has a newer major", () => {
     expect(groups[0]?.environments.map((c) => [c.environment, c.running, c.promote?.version ?? null])).toEqual([
       ["dev", "4.3.1", null], ["staging", "4.3.1", null], ["production", "4.2.0", "4.3.1"],
     ]);
+    // Each environment its own sub-item, so none is ticked off with another's move.
     expect(groupedUpdatesChecklist(groups)).toBe([
-      "- [ ] payments 4.x → 5.0.0: dev, staging, production",
+      "- [ ] payments 4.x → 5.0.0 · Major release, Behind the previous environment",
+      "  - [ ] dev: 4.3.1 → 5.0.0",
+      "  - [ ] staging: 4.3.1 → 5.0.0",
       "  - [ ] production: 4.2.0 → 4.3.1 (from staging), then 5.0.0",
     ].join("\n"));
+    // One environment: one line, with its reasons.
+    expect(groupedUpdatesChecklist([{ ...groups[0]!, environments: groups[0]!.environments.slice(2) }])).toBe(
+      "- [ ] payments (production): 4.2.0 → 4.3.1 (from staging), then 5.0.0 · Major release, Behind the previous environment",
+    );
   });
 
   it("tiles count every reason: three major lines, one behind its previous environment", () => {
@@ -149,8 +156,9 @@ describe("groupUpdateLines", () => {
     [["4.3.1", "4.2.0"], "4.x"],
     [["v4.3.1", "v4.2.0"], "v4.x"],
     [["16.4-alpine", "16.6-alpine"], "16.x-alpine"],
-    [["3.9.1", "4.2.0"], "3.9.1 – 4.2.0"],
-    [["4.2.0", "3.9.1", "4.3.1"], "3.9.1 – 4.3.1"],
+    [["3.9.1", "4.2.0"], "3.9.1 and 4.2.0"],
+    [["14.15", "16.6"], "14.15 and 16.6"],
+    [["4.2.0", "3.9.1", "4.3.1"], "3.9.1, 4.2.0 and 4.3.1"],
     [[], ""],
   ])("summariseRunning(%j) → %s", (versions, expected) => {
     expect(summariseRunning(versions)).toBe(expected);

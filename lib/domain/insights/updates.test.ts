@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ago, ENVS, makeService, NOW, run } from "@/lib/domain/drift/test-support";
 import type { AckRecord, CurrentRun } from "@/lib/domain/drift";
 import type { DriftKind } from "@/lib/domain/policy";
-import { buildUpdates, countUpdatesByReason, updatesChecklist, type UpdateDrift, type UpdateLine, type UpdateReason } from "./updates";
+import { buildUpdates, countUpdatesByReason, describeLineTargets, updatesChecklist, type UpdateDrift, type UpdateLine, type UpdateReason } from "./updates";
 
 const tags = (...list: string[]) => ({ tags: list, firstSeen: new Map<string, Date>() });
 const SERVICES = [
@@ -62,6 +62,8 @@ const line = (over: Partial<UpdateLine> & Pick<UpdateLine, "service" | "environm
     release_notes_url: over.target_version === null || over.service === "db" ? null : `https://notes.example/${over.service}/${over.target_version}`,
     reasons: [over.reason],
     promote: null,
+    // Which targets move is checked on its own below.
+    targets: expect.any(Array) as UpdateLine["targets"],
     upstream_state: service?.upstream === null ? "unchecked" : "ok",
     ack: null,
     waiting: [],
@@ -128,15 +130,37 @@ describe("buildUpdates", () => {
 });
 
 describe("updatesChecklist and tiles", () => {
-  it("renders markdown checkboxes", () => {
-    expect(updatesChecklist(EXPECTED_ITEMS.slice(0, 3))).toEqual(
-      ["- [ ] db (production): 14.9 → 15.4 (from staging), then 16.1", "- [ ] api (production): 3.0.0 → 3.0.2", "- [ ] db (dev): 15.4 → 16.1"].join("\n"),
+  const built = buildUpdates({ drifts: DRIFTS, services: SERVICES, environments: ENVS, current: CURRENT, acks: ACKS, releaseNotes, now: NOW }).items;
+
+  it("renders markdown checkboxes with the reasons by their one name", () => {
+    expect(updatesChecklist(built.slice(0, 3))).toEqual(
+      [
+        "- [ ] db (production): 14.9 → 15.4 (from staging), then 16.1 · End of life passed",
+        "- [ ] api (production): 3.0.0 → 3.0.2 · End of life soon, Patch release",
+        "- [ ] db (dev): 15.4 → 16.1 · Major release",
+      ].join("\n"),
     );
   });
 
   it("a line without a target shows a question mark", () => {
-    expect(updatesChecklist([{ ...EXPECTED_ITEMS[2] as UpdateLine, target_version: null }])).toEqual("- [ ] db (dev): 15.4 → ?");
-    expect(updatesChecklist([{ ...EXPECTED_ITEMS[0] as UpdateLine, target_version: null }])).toEqual("- [ ] db (production): 14.9 → 15.4 (from staging)");
+    expect(updatesChecklist([{ ...built[2] as UpdateLine, target_version: null }])).toEqual("- [ ] db (dev): 15.4 → ? · Major release");
+    expect(updatesChecklist([{ ...built[0] as UpdateLine, target_version: null }])).toEqual("- [ ] db (production): 14.9 → 15.4 (from staging) · End of life passed");
+  });
+
+  it("names the target that must move where an environment's targets run different versions", () => {
+    const web = built.find((l) => l.service === "web" && l.environment === "production");
+    // p1 runs 1.1.0, p2 already runs staging's 1.1.1
+    expect(web?.targets).toEqual([{ name: "p1", version: "1.1.0", moves: true }, { name: "p2", version: "1.1.1", moves: false }]);
+    expect(describeLineTargets(web ?? {})).toBe("move p1 (runs 1.1.0); p2 runs 1.1.1 already");
+    expect(updatesChecklist(web ? [web] : [])).toBe("- [ ] web (production): 1.1.0 → 1.1.1 (from staging), then 1.2.1 · Minor release, Behind the previous environment · move p1 (runs 1.1.0); p2 runs 1.1.1 already");
+  });
+
+  it.each<[string, UpdateLine["targets"], string | null]>([
+    ["one target: the environment says it all", [{ name: "p1", version: "1.0.0", moves: true }], null],
+    ["two, both move", [{ name: "p1", version: "1.0.0", moves: true }, { name: "p2", version: "1.0.0", moves: true }], "on both targets"],
+    ["three, all move", ["a", "b", "c"].map((name) => ({ name, version: "1.0.0", moves: true })), "on all 3 targets"],
+  ])("describeLineTargets: %s", (_name, targets, words) => {
+    expect(describeLineTargets({ targets })).toBe(words);
   });
 
   it("counts every reason of every line, every tile present", () => {

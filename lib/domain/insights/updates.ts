@@ -12,6 +12,7 @@ import {
 import type { DriftKind } from "@/lib/domain/policy";
 import type { UpstreamState } from "@/lib/domain/upstream";
 import { jumpBetween } from "@/lib/domain/versions";
+import { REASON_NAME } from "@/lib/domain/words";
 
 export type UpdateReason = DifferenceReason;
 
@@ -38,6 +39,9 @@ export type UpdateLineAck = {
 /** The pipeline's next step: what the previous environment runs, newer than what runs here. */
 export type UpdatePromote = { from_environment: string; version: string };
 
+/** A target of the line's environment; `moves` where it runs something older than the line's next step (or unknown). */
+export type UpdateTarget = { name: string; version: string; moves: boolean };
+
 export type UpdateLine = {
   service: string;
   application: string | null;
@@ -53,6 +57,8 @@ export type UpdateLine = {
   /** Every reason not silenced, most urgent first; for an acknowledged line, the reasons its acknowledgements silence. */
   reasons: UpdateReason[];
   promote: UpdatePromote | null;
+  /** The environment's targets, and which must move: "one target on 4.7.1, one on 4.8.0" says which. */
+  targets: UpdateTarget[];
   upstream_state: UpstreamState;
   /** When the drift behind `reason` opened. */
   open_since: Date;
@@ -123,6 +129,7 @@ export function buildUpdates(input: BuildUpdatesInput): { items: UpdateLine[]; a
     const newest = selectNewestOrNull(service, running, input.now);
     const envDrift = drifts.find((d) => d.kind === "env");
     const target = newest?.target ?? newest?.newest ?? envDrift?.expected ?? null;
+    const promote = byEnv === undefined ? null : findPromotion(byEnv, pipeline, env, running, compare);
     const line: UpdateLine = {
       service: service.name,
       application: service.application,
@@ -134,7 +141,8 @@ export function buildUpdates(input: BuildUpdatesInput): { items: UpdateLine[]; a
       release_notes_url: target === null ? null : input.releaseNotes(service.id, target),
       reason: top.reason,
       reasons: uniqueReasons(shown),
-      promote: byEnv === undefined ? null : findPromotion(byEnv, pipeline, env, running, compare),
+      promote,
+      targets: listTargets(rows, promote?.version ?? target, compare),
       upstream_state: input.upstreamStates?.get(service.id) ?? (service.upstream === null ? "unchecked" : "ok"),
       open_since: top.drift.openedAt,
       ack: topAck === null ? null : toLineAck(topAck),
@@ -174,6 +182,34 @@ function findPromotion(
   return null;
 }
 
+/** Each target once (its oldest version), and whether it runs something older than `next`. */
+function listTargets(rows: readonly CurrentRun[], next: string | null, compare: VersionComparator): UpdateTarget[] {
+  const byName = new Map<string, CurrentRun[]>();
+  for (const row of rows) byName.set(row.targetName, [...(byName.get(row.targetName) ?? []), row]);
+  return [...byName].map(([name, own]) => {
+    const oldest = findOldestVersion(own, compare);
+    const version = oldest?.version ?? own[0]?.tag ?? "";
+    const moves = next === null || oldest === null || (compare(oldest.version, next) ?? -1) < 0;
+    return { name, version, moves };
+  }).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Which targets of a line must move, where its environment has several:
+ * `move k8s@prod-eu (runs 4.7.1); k8s@prod-us runs 4.8.0 already`, `on both targets`.
+ * Null for one target (the environment says it all).
+ */
+export function describeLineTargets(line: { targets?: readonly UpdateTarget[] }): string | null {
+  const targets = line.targets ?? [];
+  if (targets.length <= 1) return null;
+  const moving = targets.filter((t) => t.moves);
+  const staying = targets.filter((t) => !t.moves);
+  if (staying.length === 0) return targets.length === 2 ? "on both targets" : `on all ${targets.length} targets`;
+  const move = moving.map((t) => `${t.name} (runs ${t.version})`).join(", ");
+  const stay = staying.map((t) => `${t.name} runs ${t.version}`).join(", ");
+  return `move ${move}; ${stay} already`;
+}
+
 /** Reason of a drift that came without one: from its kind, jump or end-of-life date. */
 function inferReason(drift: UpdateDrift, service: ServiceInput, running: string, now: Date): UpdateReason {
   if (drift.kind === "env") return "behind_previous_env";
@@ -197,7 +233,7 @@ function sortLines(candidates: Candidate[]): UpdateLine[] {
 }
 
 /** What the checklist and the move column read of a line (the API's line has them all). */
-export type MoveLine = Pick<UpdateLine, "running" | "target_version"> & { promote?: UpdatePromote | null };
+export type MoveLine = Pick<UpdateLine, "running" | "target_version"> & { promote?: UpdatePromote | null; targets?: readonly UpdateTarget[]; reasons?: readonly UpdateReason[] };
 
 /** One line's move, the promotion first: `4.2.0 → 4.3.1 (from staging), then 5.0.0`. */
 export function describeLineMove(line: MoveLine): string {
@@ -207,9 +243,14 @@ export function describeLineMove(line: MoveLine): string {
   return line.target_version === null || line.target_version === line.promote.version ? step : `${step}, then ${target}`;
 }
 
-/** Markdown checkboxes for the copy-as-checklist action, one per line. */
+/** Markdown checkboxes for the copy-as-checklist action, one per line: the move, why, and which targets. */
 export function updatesChecklist(lines: readonly (MoveLine & Pick<UpdateLine, "service" | "environment">)[]): string {
-  return lines.map((l) => `- [ ] ${l.service} (${l.environment}): ${describeLineMove(l)}`).join("\n");
+  return lines.map((l) => [`- [ ] ${l.service} (${l.environment}): ${describeLineMove(l)}`, describeReasons(l.reasons), describeLineTargets(l)].filter(Boolean).join(" · ")).join("\n");
+}
+
+/** `End of life passed, Major release`: the line's reasons by their one name. */
+export function describeReasons(reasons: readonly UpdateReason[] | undefined): string | null {
+  return reasons === undefined || reasons.length === 0 ? null : reasons.map((r) => REASON_NAME[r]).join(", ");
 }
 
 /** Counts for the urgency tiles: every reason of every line, so they agree with the matrix. */

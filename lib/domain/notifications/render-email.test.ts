@@ -10,14 +10,14 @@ const plan = planFixture as UpgradePlanPayload;
 describe("renderEmail: drift", () => {
   it("renders subject, text and HTML", () => {
     const email = renderEmail(drift);
-    expect(email.subject).toBe("[Driftwatch] Drift detected in acme: web in production (upstream)");
+    expect(email.subject).toBe("[Driftwatch] Drift detected in acme: web in production (newer release upstream)");
     expect(email.text).toBe(
       [
-        "Drift detected: web in production (upstream)",
+        "Drift detected: web in production (newer release upstream)",
         "",
         "web in production is behind the newest release.",
         "",
-        "Kind:       upstream",
+        "Kind:       Newer release upstream",
         "Running:    1.25.0",
         "Expected:   1.27.3",
         "Team:       payments",

@@ -10,7 +10,7 @@ const plan = planFixture as UpgradePlanPayload;
 describe("renderSlackMessage: drift", () => {
   it("gives a fallback text and mrkdwn blocks", () => {
     expect(renderSlackMessage(drift)).toEqual({
-      text: "Drift detected: web in production (upstream)",
+      text: "Drift detected: web in production (newer release upstream)",
       blocks: [
         {
           type: "section",
@@ -22,7 +22,7 @@ describe("renderSlackMessage: drift", () => {
         {
           type: "section",
           fields: [
-            { type: "mrkdwn", text: "*Kind*\nupstream" },
+            { type: "mrkdwn", text: "*Kind*\nNewer release upstream" },
             { type: "mrkdwn", text: "*Running*\n1.25.0" },
             { type: "mrkdwn", text: "*Expected*\n1.27.3" },
             { type: "mrkdwn", text: "*Team*\npayments" },
@@ -36,8 +36,8 @@ describe("renderSlackMessage: drift", () => {
 
   it("words a resolved drift", () => {
     const message = renderSlackMessage({ ...drift, event: "drift_resolved", state: "resolved", running: "1.27.3", resolved_at: "2026-11-21T08:00:00.000Z" });
-    expect(message.text).toBe("Drift resolved: web in production (upstream)");
-    expect(JSON.stringify(message.blocks)).toContain("no longer has upstream drift");
+    expect(message.text).toBe("Drift resolved: web in production (newer release upstream)");
+    expect(JSON.stringify(message.blocks)).toContain("newer release upstream has ended");
     expect(JSON.stringify(message.blocks)).toContain("*Resolved at*\\n2026-11-21T08:00:00.000Z");
   });
 
@@ -46,7 +46,7 @@ describe("renderSlackMessage: drift", () => {
     const all = JSON.stringify(message);
     expect(all).not.toContain("<!channel>");
     expect(all).not.toContain("<https://evil.example");
-    expect(message.text).toBe("Drift detected: &lt;!channel&gt; &amp; co in &lt;https://evil.example|prod&gt; (upstream)");
+    expect(message.text).toBe("Drift detected: &lt;!channel&gt; &amp; co in &lt;https://evil.example|prod&gt; (newer release upstream)");
     expect(all).toContain("1.0 &gt; 0.9");
   });
 });

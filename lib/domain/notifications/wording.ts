@@ -1,5 +1,6 @@
 // Words shared by the Slack and e-mail renderers.
 import type { DriftKind } from "@/lib/domain/policy";
+import { DRIFT_KIND_NAME, inSentence, REASON_NAME } from "@/lib/domain/words";
 import type { DriftEventPayload, UpgradePlanItem, UpgradePlanPayload, UpgradeReason } from "./payloads";
 
 export const KIND_DESCRIPTION: Record<DriftKind, string> = {
@@ -10,14 +11,7 @@ export const KIND_DESCRIPTION: Record<DriftKind, string> = {
   eol: "runs a release cycle at or near its end of life",
 };
 
-export const REASON_LABEL: Record<UpgradeReason, string> = {
-  eol_passed: "end of life passed",
-  eol_soon: "end of life soon",
-  major: "major release",
-  minor: "minor release",
-  behind_previous_env: "behind the previous environment",
-  patch: "patch release",
-};
+export const REASON_LABEL = Object.fromEntries(Object.entries(REASON_NAME).map(([r, name]) => [r, inSentence(name)])) as Record<UpgradeReason, string>;
 
 export const version = (v: string | null) => v ?? "unknown";
 
@@ -25,20 +19,20 @@ export function driftTitle(p: DriftEventPayload): string {
   return p.event === "drift_detected" ? "Drift detected" : "Drift resolved";
 }
 
-/** "web in production (upstream)" */
+/** "web in production (newer release upstream)" */
 export function driftSubject(p: DriftEventPayload): string {
-  return `${p.service} in ${p.environment} (${p.kind})`;
+  return `${p.service} in ${p.environment} (${inSentence(DRIFT_KIND_NAME[p.kind])})`;
 }
 
 export function driftSentence(p: DriftEventPayload): string {
-  if (p.event === "drift_resolved") return `${p.service} in ${p.environment} no longer has ${p.kind} drift.`;
+  if (p.event === "drift_resolved") return `${p.service} in ${p.environment}: ${inSentence(DRIFT_KIND_NAME[p.kind])} has ended.`;
   return `${p.service} in ${p.environment} ${KIND_DESCRIPTION[p.kind]}.`;
 }
 
 /** Label/value rows of a drift event, in display order. */
 export function driftFacts(p: DriftEventPayload): Array<[label: string, value: string]> {
   const rows: Array<[string, string]> = [
-    ["Kind", p.kind],
+    ["Kind", DRIFT_KIND_NAME[p.kind]],
     ["Running", version(p.running)],
     ["Expected", version(p.expected)],
   ];

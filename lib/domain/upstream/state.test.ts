@@ -10,7 +10,7 @@ describe("deriveUpstreamState (hourly checks)", () => {
     ["never checked", { lastAttemptAt: null, lastSuccessAt: null, lastError: null }, { state: "unchecked", error: null, ageMs: null }],
     ["checked a minute ago", { lastAttemptAt: hoursAgo(1 / 60), lastSuccessAt: hoursAgo(1 / 60), lastError: null }, { state: "ok", error: null, ageMs: 60_000 }],
     ["last success exactly three intervals ago", { lastAttemptAt: hoursAgo(3), lastSuccessAt: hoursAgo(3), lastError: null }, { state: "ok", error: null, ageMs: 3 * HOUR }],
-    ["no success for more than three intervals", { lastAttemptAt: hoursAgo(4), lastSuccessAt: hoursAgo(4), lastError: null }, { state: "stale", error: "no successful check for 4h", ageMs: 4 * HOUR }],
+    ["no success for more than three intervals", { lastAttemptAt: hoursAgo(4), lastSuccessAt: hoursAgo(4), lastError: null }, { state: "stale", error: "no successful check for 4 hours", ageMs: 4 * HOUR }],
     ["first check failed", { lastAttemptAt: hoursAgo(0), lastSuccessAt: null, lastError: "ghcr.io: name not resolved" }, { state: "failed", error: "ghcr.io: name not resolved", ageMs: null }],
     ["failed after a good check: the old knowledge keeps its age", { lastAttemptAt: hoursAgo(0), lastSuccessAt: hoursAgo(2), lastError: "503 from quay.io: registry error, retrying" }, { state: "failed", error: "503 from quay.io: registry error, retrying", ageMs: 2 * HOUR }],
     ["failing for days: failed says why, not stale", { lastAttemptAt: hoursAgo(0), lastSuccessAt: hoursAgo(72), lastError: "quay.io: connection refused" }, { state: "failed", error: "quay.io: connection refused", ageMs: 72 * HOUR }],

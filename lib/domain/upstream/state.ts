@@ -1,7 +1,7 @@
 // What Driftwatch knows about a repository's upstream: the last check
 // succeeded (`ok`), failed, has not succeeded for too long (`stale`), or never
 // ran. Nothing that is not `ok` may be shown or badged as up to date.
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAge } from "@/lib/domain/words";
 
 export const UPSTREAM_STATES = ["ok", "failed", "stale", "unchecked"] as const;
 export type UpstreamState = (typeof UPSTREAM_STATES)[number];
@@ -37,7 +37,7 @@ export function deriveUpstreamState(record: UpstreamCheckRecord, opts: { checkIn
   if (error !== null && error !== "" && !isLeftOver) return { state: "failed", error, ageMs };
   if (lastSuccessAt === null || ageMs === null) return { state: "unchecked", error: null, ageMs: null };
   if (ageMs > STALE_AFTER_INTERVALS * opts.checkIntervalMs) {
-    return { state: "stale", error: `no successful check for ${humanizeDuration(ageMs)}`, ageMs };
+    return { state: "stale", error: `no successful check for ${formatAge(ageMs)}`, ageMs };
   }
   return { state: "ok", error: null, ageMs };
 }

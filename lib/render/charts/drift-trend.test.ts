@@ -15,7 +15,7 @@ describe("renderDriftTrendChart", () => {
     expect(count(svg, /<rect class="dw-bar /)).toBe(data.length);
     expect(count(svg, /<rect class="dw-bar [^"]*"[^>]*><title>[^<]+<\/title><\/rect>/)).toBe(data.length);
     expect(svg).toContain("<title>end of life, 2026-11-20: 1 open drift</title>");
-    expect(svg).toContain("<title>upstream, 2026-11-20: 11 open drifts</title>");
+    expect(svg).toContain("<title>newer release upstream, 2026-11-20: 11 open drifts</title>");
   });
 
   it("has a legend with every kind in the spec's order and a kind colour each", () => {
@@ -34,7 +34,7 @@ describe("renderDriftTrendChart", () => {
   });
 
   it("describes the latest day and the peak", () => {
-    expect(svg).toContain("On 2026-11-20: 14 open drifts (upstream 11, behind previous env 2, end of life 1). Most: 14 on 2026-11-19.");
+    expect(svg).toContain("On 2026-11-20: 14 open drifts (newer release upstream 11, behind the previous environment 2, end of life 1). Most: 14 on 2026-11-19.");
     expect(svg).toMatch(/<title id="dw-drift-trend-title">Open drift per day by kind<\/title>/);
   });
 

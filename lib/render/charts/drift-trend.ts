@@ -2,6 +2,7 @@
 // days (spec "Delivery" item 4).
 import { DRIFT_KINDS, type DriftKind } from "@/lib/domain/policy";
 import { formatShortDay, parseUtcDay } from "@/lib/render/dates";
+import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 import { plural } from "@/lib/render/svg";
 import { DRIFT_KIND_TOKENS } from "@/lib/render/theme";
 import type { ChartOptions } from "./frame";
@@ -12,13 +13,7 @@ export type DriftTrendInput = {
 };
 
 /** Legend words for the kinds, in the spec's order. */
-export const DRIFT_KIND_LABELS: Record<DriftKind, string> = {
-  env: "behind previous env",
-  upstream: "upstream",
-  inconsistent: "inconsistent",
-  declared: "differs from Git",
-  eol: "end of life",
-};
+export const DRIFT_KIND_LABELS = Object.fromEntries(DRIFT_KINDS.map((k) => [k, inSentence(DRIFT_KIND_NAME[k])])) as Record<DriftKind, string>;
 
 const count = (v: number | undefined) => (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0);
 

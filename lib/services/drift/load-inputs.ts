@@ -179,17 +179,17 @@ async function buildInputs(db: Db, config: Pick<Config, "eolEnabled">, now: Date
 }
 
 /**
- * Forge publication dates of the releases newer than what runs, for the
- * services whose policy sets a minimum release age (their age counts from
- * publication); read from the releases already stored, no request made.
+ * Forge publication dates of the releases newer than what runs: an upstream
+ * drift dates from them, and a minimum release age counts from them. Read from
+ * the releases already stored, no request made.
  */
 async function addPublicationDates(db: Db, services: ServiceInput[], facts: readonly ServiceFacts[], current: readonly CurrentRun[]): Promise<void> {
-  const aged = new Map(services.flatMap((s) => (s.policy.min_release_age !== undefined && s.upstream !== null ? [[s.id, s] as const] : [])));
-  if (aged.size === 0) return;
+  const withUpstream = new Map(services.flatMap((s) => (s.upstream !== null ? [[s.id, s] as const] : [])));
+  if (withUpstream.size === 0) return;
   const sources = new Map<string, ReleaseSource>();
   for (const f of facts) {
     const repository = f.repository ?? f.runningRepository;
-    const service = aged.get(f.id);
+    const service = withUpstream.get(f.id);
     if (service === undefined || repository === null) continue;
     const policy = policyOf(f);
     sources.set(f.id, {
@@ -199,9 +199,13 @@ async function addPublicationDates(db: Db, services: ServiceInput[], facts: read
     });
   }
   const wanted = new Map<string, { serviceId: string; version: string }>();
+  const asked = new Set<string>(); // many targets run the same version: its newer releases once
   for (const run of current) {
-    const service = aged.get(run.serviceId);
+    const service = withUpstream.get(run.serviceId);
     if (service === undefined || run.version === null || !sources.get(run.serviceId)?.forge) continue;
+    const key = `${run.serviceId}\n${run.version}`;
+    if (asked.has(key)) continue;
+    asked.add(key);
     for (const version of selectNewestOrNull(service, run.version)?.releases ?? []) wanted.set(`${run.serviceId}\n${version}`, { serviceId: run.serviceId, version });
   }
   if (wanted.size === 0) return;
@@ -215,7 +219,7 @@ async function addPublicationDates(db: Db, services: ServiceInput[], facts: read
     dates.set(version, at);
   }
   for (const [serviceId, dates] of published) {
-    const service = aged.get(serviceId);
+    const service = withUpstream.get(serviceId);
     if (service?.upstream) service.upstream = { ...service.upstream, published: dates };
   }
 }

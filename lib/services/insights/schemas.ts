@@ -33,6 +33,9 @@ export const updateLineSchema = z
       .object({ from_environment: z.string(), version: z.string() })
       .nullable()
       .meta({ description: "The version the previous environment runs, newer than what runs here: the pipeline's next step" }),
+    targets: z
+      .array(z.object({ name: z.string(), version: z.string(), moves: z.boolean() }))
+      .meta({ description: "The environment's targets with the oldest version each runs; `moves` where it runs something older than the line's next step" }),
     upstream_state: z.enum(UPSTREAM_STATES).meta({ description: "The service's upstream state" }),
     open_since: timestamp.meta({ description: "When the drift behind `reason` opened" }),
     waiting: waitingSchema,

@@ -84,6 +84,7 @@ export function toLineOut(l: UpdateLine): LineOut {
     reason: l.reason,
     reasons: l.reasons,
     promote: l.promote,
+    targets: l.targets,
     upstream_state: l.upstream_state,
     open_since: l.open_since.toISOString(),
     ack:

@@ -5,7 +5,8 @@
 import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 import { listTagsFirstSeen } from "@/lib/db/queries/upstream/list-tags-first-seen";
 import { listVisibleRepositories } from "@/lib/db/queries/upstream/list-visible-repositories";
-import { describeLineMove, type DeliveryStats } from "@/lib/domain/insights";
+import { describeLineMove, describeLineTargets, type DeliveryStats } from "@/lib/domain/insights";
+import { DRIFT_KIND_NAME, REASON_NAME } from "@/lib/domain/words";
 import { compareTags, likeGroupKey, parseTag } from "@/lib/domain/versions";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { describeService } from "../services/describe";
@@ -14,6 +15,7 @@ import { getMatrix } from "../matrix/get";
 import { catalogFor } from "../services/catalog-lookup";
 import { listUpdates } from "../insights/updates";
 import { lookupReleases, type ReleaseSource } from "../insights/releases";
+import { listDrifts } from "../drift/list-drifts";
 import { listTargets } from "../targets/list";
 import type { Policy } from "@/lib/domain/policy";
 
@@ -51,14 +53,14 @@ export function currentMonth(now: Date): string {
 }
 
 const REASON_RANK: Record<string, { rank: number; what: string }> = {
-  eol_passed: { rank: 0, what: "End of life passed" },
-  eol_soon: { rank: 1, what: "End of life soon" },
-  declared: { rank: 2, what: "Differs from Git" },
-  major: { rank: 3, what: "Major release behind" },
-  inconsistent: { rank: 4, what: "Targets disagree" },
-  minor: { rank: 5, what: "Minor release behind" },
-  behind_previous_env: { rank: 6, what: "Behind the previous environment" },
-  patch: { rank: 7, what: "Patch release behind" },
+  eol_passed: { rank: 0, what: REASON_NAME.eol_passed },
+  eol_soon: { rank: 1, what: REASON_NAME.eol_soon },
+  declared: { rank: 2, what: DRIFT_KIND_NAME.declared },
+  major: { rank: 3, what: REASON_NAME.major },
+  inconsistent: { rank: 4, what: DRIFT_KIND_NAME.inconsistent },
+  minor: { rank: 5, what: REASON_NAME.minor },
+  behind_previous_env: { rank: 6, what: REASON_NAME.behind_previous_env },
+  patch: { rank: 7, what: REASON_NAME.patch },
 };
 
 export async function getMonthlyReport({ ctx, input: { month } }: { ctx: RequestCtx; input: { month: string } }): Promise<MonthlyReport> {
@@ -67,12 +69,13 @@ export async function getMonthlyReport({ ctx, input: { month } }: { ctx: Request
   const range = monthRange(month)!;
   const now = ctx.now;
   const to = new Date(Math.min(range.to.getTime(), now.getTime()));
-  const [facts, targets, arrivalIndex, updates, matrix] = await Promise.all([
+  const [facts, targets, arrivalIndex, updates, matrix, gitDifferences] = await Promise.all([
     loadServiceFacts(ctx.db, workspaceId),
     listTargets({ ctx }),
     loadArrivalIndex(ctx, workspaceId, { from: range.from, to }),
     listUpdates({ ctx }),
     getMatrix({ ctx, input: {} }),
+    listDrifts({ ctx, input: { kind: "declared" } }),
   ]);
 
   // Services by team.
@@ -100,10 +103,20 @@ export async function getMonthlyReport({ ctx, input: { month } }: { ctx: Request
   const releases = await newReleases(ctx, workspaceId, facts, matrix, range.from, to);
 
   // What needs attention now: the Updates list's own lines, in its order, so the counts agree.
-  const attention: AttentionItem[] = updates.items.map((l) => ({
-    rank: REASON_RANK[l.reason]?.rank ?? 9, service: l.service, environment: l.environment, what: REASON_RANK[l.reason]?.what ?? l.reason,
-    detail: `runs ${describeLineMove(l)}${l.upstream_state === "ok" ? "" : ` (upstream ${l.upstream_state})`}`, since: l.open_since,
-  }));
+  // Then what runs against what Git declares (spec "Declared versus running"), which Updates leaves to the matrix.
+  const attention: AttentionItem[] = updates.items.map((l) => {
+    const targets = describeLineTargets(l);
+    return {
+      rank: REASON_RANK[l.reason]?.rank ?? 9, service: l.service, environment: l.environment, what: REASON_RANK[l.reason]?.what ?? l.reason,
+      detail: `runs ${describeLineMove(l)}${targets ? `; ${targets}` : ""}${l.upstream_state === "ok" ? "" : ` (upstream ${l.upstream_state})`}`, since: l.open_since,
+    };
+  });
+  for (const d of gitDifferences.items) {
+    attention.push({
+      rank: REASON_RANK.declared?.rank ?? 2, service: d.service, environment: d.environment, what: DRIFT_KIND_NAME.declared,
+      detail: `runs ${d.running ?? "?"}${d.target ? ` on ${d.target}` : ""}; Git declares ${d.expected ?? "?"}`, since: d.opened_at,
+    });
+  }
 
   return {
     month,

@@ -109,13 +109,13 @@ describe("e-mail over a real SMTP server", () => {
     expect(mail?.to).toEqual(["ops@example.com", "oncall@example.org"]);
 
     const message = parseMessage(mail?.raw ?? "");
-    expect(message.headers.subject).toBe("[Driftwatch] Drift detected in acme: web in production (upstream)");
+    expect(message.headers.subject).toBe("[Driftwatch] Drift detected in acme: web in production (newer release upstream)");
     expect(message.headers.from).toBe("Driftwatch <driftwatch@localhost>");
     expect(message.headers.to).toBe("ops@example.com, oncall@example.org");
     expect(message.headers["message-id"]).toBe("<dlv_01JD3WA0@driftwatch>");
     expect(message.headers["x-driftwatch-event"]).toBe("drift_detected");
     expect(message.headers["x-driftwatch-delivery"]).toBe("dlv_01JD3WA0");
-    expect(message.text).toContain("Drift detected: web in production (upstream)");
+    expect(message.text).toContain("Drift detected: web in production (newer release upstream)");
     expect(message.text).toContain("Running:    1.25.0");
     expect(message.text).toContain("Open in Driftwatch: https://driftwatch.example.com/services/web");
     expect(message.text).toContain("Driftwatch · workspace acme · event evt_01JD3W8Q5K2R9");
