@@ -1,5 +1,6 @@
 // The check tick's log: a failing registry host is one warning per host per
-// hour (whatever number of repositories fail on it), never a line per repository.
+// hour (whatever number of repositories fail on it), never a line per repository;
+// so are moving tags held back by a host's pull quota (a 429, or no pull to spare).
 import type { HostWarnings } from "@/lib/domain/upstream";
 import type { CheckOutcome } from "@/lib/services/upstream/check-repository";
 
@@ -17,6 +18,21 @@ export function checkWarningLines(outcomes: readonly CheckOutcome[], warnings: H
   for (const [host, { error, repositories }] of failing) {
     if (!warnings.shouldWarn(host || "(check)", now)) continue;
     lines.push(`upstream checks failing on ${host || "(no host)"}: ${repositories} ${repositories === 1 ? "repository" : "repositories"}, ${error}`);
+  }
+  const waiting = new Map<string, { name: string; digests: number; repositories: number; until: Date; refused: boolean }>();
+  for (const o of outcomes) {
+    if (o.status !== "ok" || !o.quotaWait) continue;
+    const w = o.quotaWait;
+    const entry = waiting.get(w.host);
+    if (!entry) waiting.set(w.host, { name: w.name, digests: w.digests, repositories: 1, until: w.until, refused: w.refused });
+    else Object.assign(entry, { digests: entry.digests + w.digests, repositories: entry.repositories + 1, until: w.until < entry.until ? w.until : entry.until, refused: entry.refused || w.refused });
+  }
+  for (const [host, w] of waiting) {
+    if (!warnings.shouldWarn(`quota:${host}`, now)) continue;
+    const why = w.refused ? `${host} answered 429 Too Many Requests` : `no pull to spare in the pull budget (the reserve is kept for your own pulls)`;
+    lines.push(
+      `${w.name} pull quota: ${w.digests} moving-tag ${w.digests === 1 ? "lookup" : "lookups"} in ${w.repositories} ${w.repositories === 1 ? "repository" : "repositories"} held back, ${why}; tried again from ${w.until.toISOString()}. Signing in (DRIFTWATCH_DOCKERHUB_USERNAME/TOKEN) or a mirror (DRIFTWATCH_DOCKERHUB_MIRROR) raises the quota.`,
+    );
   }
   return lines;
 }

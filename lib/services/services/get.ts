@@ -4,6 +4,7 @@ import { AppError } from "@/lib/domain/errors";
 import { workspaceOf, type RequestCtx } from "../context";
 import { describeService, type ServiceOut } from "./describe";
 import { getMatrix } from "../matrix/get";
+import { getQuotaWait } from "../upstream/quota-wait";
 
 export async function getServiceOrThrow({ ctx, input: { name } }: { ctx: RequestCtx; input: { name: string } }): Promise<ServiceOut> {
   const workspaceId = workspaceOf(ctx.actor);
@@ -11,5 +12,7 @@ export async function getServiceOrThrow({ ctx, input: { name } }: { ctx: Request
   if (!facts) throw new AppError("not_found", `Service ${name} was not found.`);
   const matrix = await getMatrix({ ctx, input: {} });
   const newest = matrix.services.find((s) => s.name === name)?.upstream.newest ?? null;
-  return describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now, newest });
+  const described = describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now, newest });
+  const quotaWait = described.repository ? await getQuotaWait({ ctx, repository: described.repository }) : null;
+  return { ...described, upstream: { ...described.upstream, quota_wait: quotaWait } };
 }
