@@ -21,7 +21,8 @@ export function checkWarningLines(outcomes: readonly CheckOutcome[], warnings: H
   }
   const waiting = new Map<string, { name: string; digests: number; repositories: number; until: Date; refused: boolean }>();
   for (const o of outcomes) {
-    if (o.status !== "ok" || !o.quotaWait) continue;
+    // Lookups held back by this check; those still waiting from an earlier one were warned of then.
+    if (o.status !== "ok" || !o.quotaWait?.fresh) continue;
     const w = o.quotaWait;
     const entry = waiting.get(w.host);
     if (!entry) waiting.set(w.host, { name: w.name, digests: w.digests, repositories: 1, until: w.until, refused: w.refused });

@@ -44,8 +44,11 @@ export type CheckOutcome =
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** Running digests left unresolved because the host had no pull to spare (or refused one): tried again at `until`. */
-export type QuotaWait = { host: string; name: string; digests: number; until: Date; refused: boolean };
+/**
+ * Running digests left unresolved because the host had no pull to spare (or refused one): tried again at
+ * `until`. `fresh`: held back by this check, not only still waiting from an earlier one.
+ */
+export type QuotaWait = { host: string; name: string; digests: number; until: Date; refused: boolean; fresh: boolean };
 
 export function tagsFingerprint(tags: readonly string[]): string {
   return createHash("sha256").update([...tags].sort().join("\n")).digest("hex");
@@ -149,19 +152,24 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     await recordTagDigest(db, repo.id, tag, digest, now);
     await recordTagPlatformDigests(db, repo.id, tag, platforms);
   };
+  const isMirrored = rationedHost(deps.config, repo.host)?.mirror != null;
   let resolvedCount = 0;
   let quotaWait: QuotaWait | null = null;
-  const waitFor = async (digest: string, until: Date, refused: boolean) => {
-    await putDigestResolution(db, repo.id, digest, { tag: null, resolvedAt: now, retryAt: until, waitingQuota: true });
+  const waitFor = async (digest: string, until: Date, refused: boolean, fresh: boolean) => {
+    if (fresh) await putDigestResolution(db, repo.id, digest, { tag: null, resolvedAt: now, retryAt: until, waitingQuota: true });
     const name = rationedHost(deps.config, repo.host)?.profile.name ?? repo.host;
     quotaWait = quotaWait
-      ? { ...quotaWait, digests: quotaWait.digests + 1, until: until < quotaWait.until ? until : quotaWait.until, refused: quotaWait.refused || refused }
-      : { host: repo.host, name, digests: 1, until, refused };
+      ? { ...quotaWait, digests: quotaWait.digests + 1, until: until < quotaWait.until ? until : quotaWait.until, refused: quotaWait.refused || refused, fresh: quotaWait.fresh || fresh }
+      : { host: repo.host, name, digests: 1, until, refused, fresh };
   };
   // A platform digest costs a manifest GET per candidate looked into: each a pull from the host's budget.
   const registry: RegistryClient = {
     ...clients.registry,
     getManifest: async (target, reference, opts) => {
+      // A mirror has a budget only if it passes the host's headers on: a free HEAD asks before the first pull.
+      if (isMirrored && !clients.registry.rateLimitOf(repo.host)) await clients.registry.headDigest(target, reference).catch(() => null);
+      // What the host said on the last pull counts before the next is spent.
+      await noteRateLimit(deps, repo.host);
       const spend = await spendPulls(deps, repo.host, "resolve", 1);
       if (!spend.granted) throw new BudgetSpentError(repo.host, spend.nextAt);
       return clients.registry.getManifest(target, reference, opts);
@@ -176,7 +184,7 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     const isPlatformDigest = run.digest === null;
     const hit = cache.get(digest);
     if (hit && (hit.tag !== null || (hit.retryAt && hit.retryAt > now))) {
-      if (hit.waitingQuota && hit.retryAt) await waitFor(digest, hit.retryAt, false);
+      if (hit.waitingQuota && hit.retryAt) await waitFor(digest, hit.retryAt, false, false);
       continue;
     }
     let result;
@@ -184,10 +192,10 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
       result = await resolveDigest(registry, { repo: { host: repo.host, path: repo.path }, runningDigest: digest, isPlatformDigest, candidates, knownDigests: known, knownPlatformDigests, onPlatformDigests });
     } catch (err) {
       if (err instanceof BudgetSpentError) {
-        await waitFor(digest, err.nextAt, false);
+        await waitFor(digest, err.nextAt, false, true);
       } else if (err instanceof AppError && err.code === "rate_limited") {
         await notePullsRefused(deps, repo.host, err.retryAfterSeconds);
-        await waitFor(digest, new Date(now.getTime() + (err.retryAfterSeconds ?? 3600) * 1000), true);
+        await waitFor(digest, new Date(now.getTime() + (err.retryAfterSeconds ?? 3600) * 1000), true, true);
       }
       continue; // the next check tries again
     } finally {
