@@ -167,10 +167,17 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     ...clients.registry,
     getManifest: async (target, reference, opts) => {
       // A mirror has a budget only if it passes the host's headers on: a free HEAD asks before the first pull.
-      if (isMirrored && !clients.registry.rateLimitOf(repo.host)) await clients.registry.headDigest(target, reference).catch(() => null);
-      // What the host said on the last pull counts before the next is spent.
-      await noteRateLimit(deps, repo.host);
-      const spend = await spendPulls(deps, repo.host, "resolve", 1);
+      // Stored before the spend either way: a pull granted before the count is stored would not be counted.
+      if (isMirrored) {
+        if (!clients.registry.rateLimitOf(repo.host)) await clients.registry.headDigest(target, reference).catch(() => null);
+        await noteRateLimit(deps, repo.host);
+      }
+      let spend = await spendPulls(deps, repo.host, "resolve", 1);
+      if (!spend.granted) {
+        // Refused on what was stored: ask again with the host's latest word (its window may be longer), so the wait says when.
+        await noteRateLimit(deps, repo.host);
+        spend = await spendPulls(deps, repo.host, "resolve", 1);
+      }
       if (!spend.granted) throw new BudgetSpentError(repo.host, spend.nextAt);
       return clients.registry.getManifest(target, reference, opts);
     },
