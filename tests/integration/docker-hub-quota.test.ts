@@ -32,7 +32,6 @@ import { createScratchDb, type ScratchDb } from "../support/scratch-db";
 import { recordSecret } from "../support/secrets";
 
 const MIN = 60_000;
-const HOUR = 60 * MIN;
 const WINDOW_S = 21_600; // Hub's `w=21600`
 const REPOS = 6;
 const PREFIX = `quota-${randomUUID().slice(0, 6)}`;
