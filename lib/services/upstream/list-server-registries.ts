@@ -6,7 +6,7 @@ import { listRegistryBudgets } from "@/lib/db/queries/registry-budget/list-regis
 import { nextSpendAt, remainingPulls } from "@/lib/domain/registry-budget/budget";
 import { normaliseRegistryHost } from "@/lib/domain/image-ref";
 import { requireRole, type RequestCtx } from "../context";
-import { rationedHost } from "./pull-budget";
+import { freshBudgetView, rationedHost } from "./pull-budget";
 
 export type ServerRegistry = {
   host: string;
@@ -40,7 +40,7 @@ export async function listServerRegistries({ ctx }: { ctx: RequestCtx }): Promis
     if (!rationed || (rationed.mirror !== null && !budget)) {
       return { host, rationed: false, name: rationed?.profile.name ?? null, signed_in: rationed ? rationed.isSignedIn : ctx.config.registryCredentials[host] !== undefined, mirror: rationed?.mirror ?? null, limit: null, window_seconds: null, remaining: null, pulls_in_window: 0, pulls_total: 0, next_pull_at: null, full_at: null };
     }
-    const view = budget?.view ?? { limit: rationed.defaults.limit, windowMs: rationed.defaults.windowSeconds * 1000, pulls: [], headerRemaining: null, headerAt: null, pullsSinceHeader: 0, blockedUntil: null };
+    const view = budget?.view ?? freshBudgetView(rationed);
     const inWindow = view.pulls.filter((p) => p.at.getTime() > now.getTime() - view.windowMs);
     const newest = inWindow.at(-1);
     return {

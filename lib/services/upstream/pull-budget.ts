@@ -8,7 +8,7 @@ import { recordPullsBlocked, recordRateLimit } from "@/lib/db/queries/registry-b
 import { releasePulls } from "@/lib/db/queries/registry-budget/release-pulls";
 import { reservePulls, type BudgetDefaults, type Reservation } from "@/lib/db/queries/registry-budget/reserve-pulls";
 import { normaliseRegistryHost } from "@/lib/domain/image-ref";
-import type { PullPurpose } from "@/lib/domain/registry-budget/budget";
+import type { BudgetView, PullPurpose } from "@/lib/domain/registry-budget/budget";
 import { pullProfileOf, type PullProfile } from "@/lib/domain/registry-budget/profiles";
 import { registryCredentialsFor, registryMirrorFor } from "./registry-credentials";
 
@@ -47,6 +47,11 @@ export function rationedHost(config: BudgetDeps["config"], host: string): Ration
     mirror,
     defaults: { limit: isSignedIn ? profile.authenticatedPullsPerWindow : profile.anonymousPullsPerWindow, windowSeconds: profile.windowSeconds },
   };
+}
+
+/** The budget of an identity that has spent nothing and heard nothing yet: the profile's whole window. */
+export function freshBudgetView(rationed: RationedHost): BudgetView {
+  return { limit: rationed.defaults.limit, windowMs: rationed.defaults.windowSeconds * 1000, pulls: [], headerRemaining: null, headerAt: null, pullsSinceHeader: 0, blockedUntil: null };
 }
 
 export type Spend = { granted: true; release(unused: number): Promise<void> } | { granted: false; nextAt: Date };

@@ -5,9 +5,9 @@
 import { listRegistryBudgets } from "@/lib/db/queries/registry-budget/list-registry-budgets";
 import { wakeQuotaWaiters as wake } from "@/lib/db/queries/registry-budget/wake-quota-waiters";
 import { DOCKER_HUB_HOST } from "@/lib/domain/image-ref";
-import { nextSpendAt, type BudgetView } from "@/lib/domain/registry-budget/budget";
+import { nextSpendAt } from "@/lib/domain/registry-budget/budget";
 import type { CheckDeps } from "./ports";
-import { rationedHost } from "./pull-budget";
+import { freshBudgetView, rationedHost } from "./pull-budget";
 
 /** An index and one platform manifest, as a label read reserves. */
 const LABEL_PULLS = 2;
@@ -22,9 +22,7 @@ export async function wakeQuotaWaiters(deps: Pick<CheckDeps, "db" | "config" | "
     const budget = stored.find((b) => b.host === rationed.host && b.identity === rationed.identity);
     // A mirror that never sent rate-limit headers has no budget: nothing need wait for it.
     const isFree = !budget || (rationed.mirror !== null && budget.view.headerAt === null && budget.view.blockedUntil === null);
-    const view: BudgetView = budget && !isFree
-      ? budget.view
-      : { limit: rationed.defaults.limit, windowMs: rationed.defaults.windowSeconds * 1000, pulls: [], headerRemaining: null, headerAt: null, pullsSinceHeader: 0, blockedUntil: null };
+    const view = budget && !isFree ? budget.view : freshBudgetView(rationed);
     await wake(deps.db, { host: rationed.host, resolveAt: nextSpendAt(view, now, "resolve", 1), labelAt: nextSpendAt(view, now, "label", LABEL_PULLS) });
   }
 }
