@@ -30,6 +30,20 @@ const hostList = z
 
 const port = z.coerce.number().int().min(1).max(65535);
 
+// A registry mirror as Docker's `registry-mirrors` takes one: a scheme and a host, no path, no credentials.
+const registryMirror = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "http:" || u.protocol === "https:") && !u.username && !u.password && (u.pathname === "/" || u.pathname === "") && !u.search && !u.hash && /^https?:\/\/[^/]+\/?$/i.test(v);
+    } catch {
+      return false;
+    }
+  }, { message: "expected https://host[:port] (a registry mirror's address, without a path)" })
+  .transform((v) => new URL(v).origin);
+
 /** Roles single sign-on may give; owners are made by hand only. */
 export const OIDC_ROLES = ["admin", "member", "viewer"] as const;
 export type OidcRole = (typeof OIDC_ROLES)[number];
@@ -90,6 +104,7 @@ const envSchema = z.object({
   DRIFTWATCH_GITLAB_TOKEN: z.string().trim().min(1).optional(),
   DRIFTWATCH_DOCKERHUB_USERNAME: z.string().trim().regex(/^[a-z0-9][a-z0-9_.-]{1,62}$/i, { message: "expected a Docker Hub user name" }).optional(),
   DRIFTWATCH_DOCKERHUB_TOKEN: z.string().trim().min(8, { message: "expected a personal access token" }).optional(),
+  DRIFTWATCH_DOCKERHUB_MIRROR: registryMirror.optional(),
   DRIFTWATCH_EOL: bool.default(true),
   DRIFTWATCH_EOL_API_URL: httpUrl.default("https://endoflife.date/api/v1"),
   DRIFTWATCH_SERVER_REGISTRIES: hostList.default([]),
@@ -135,6 +150,8 @@ export type Config = {
   insecureRegistries: string[];
   /** Sign-ins for public registries where one raises the pull limit, by reference host (`docker.io`). */
   registryCredentials: Record<string, { username: string; password: string }>;
+  /** A Docker Hub mirror or pull-through cache (`https://host[:port]`) that Docker Hub's reads go to instead. */
+  dockerHubMirror: string | undefined;
   /**
    * Further hosts rationed like Docker Hub, with its credentials: set only by tests and the benchmark, whose
    * loopback registries stand in for it. No environment variable sets it.
@@ -226,6 +243,10 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
   if (e.DRIFTWATCH_DOCKERHUB_USERNAME && e.DRIFTWATCH_DOCKERHUB_TOKEN) {
     registryCredentials["docker.io"] = { username: e.DRIFTWATCH_DOCKERHUB_USERNAME, password: e.DRIFTWATCH_DOCKERHUB_TOKEN };
   }
+  const mirror = e.DRIFTWATCH_DOCKERHUB_MIRROR;
+  if (mirror?.startsWith("http:") && !e.DRIFTWATCH_INSECURE_REGISTRIES.includes(new URL(mirror).host)) {
+    throw new ConfigError("DRIFTWATCH_DOCKERHUB_MIRROR", `${mirror} is plain http: add ${new URL(mirror).host} to DRIFTWATCH_INSECURE_REGISTRIES, or use https`);
+  }
   const port = overrides.port ?? e.PORT;
   return {
     databaseUrl: e.DATABASE_URL,
@@ -243,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     serverRegistries: e.DRIFTWATCH_SERVER_REGISTRIES,
     insecureRegistries: e.DRIFTWATCH_INSECURE_REGISTRIES,
     registryCredentials,
+    dockerHubMirror: mirror,
     dockerHubHosts: [],
     smtpUrl: e.DRIFTWATCH_SMTP_URL,
     oidc: oidcConfig(e),

@@ -2,6 +2,7 @@
 // from, who checks the repository, and the last check with its error.
 import { formatClock, formatWhen, When } from "@/components/ui/format";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
+import type { QuotaWaitOut } from "@/lib/services/upstream/quota-wait";
 import type { SourceLabelStatus } from "@/lib/services/upstream/source-label-status";
 import { CheckNow } from "./check-now";
 
@@ -19,7 +20,13 @@ function labelLine(status: SourceLabelStatus | null, now: Date): string | null {
   }
 }
 
-export function UpstreamCard({ detail, now, canCheck, labelStatus = null }: { detail: ServiceDetail; now: Date; canCheck: boolean; labelStatus?: SourceLabelStatus | null }) {
+/** Moving tags whose exact version waits for the registry's pull quota, and when it is read. */
+function quotaLine(wait: QuotaWaitOut, now: Date): string {
+  const when = new Date(wait.until).getTime() > now.getTime() ? `about ${formatClock(wait.until, now)}` : "at the next check";
+  return `Which exact version the moving tag runs waits for ${wait.registry}'s pull quota: read ${when}, by itself.`;
+}
+
+export function UpstreamCard({ detail, now, canCheck, labelStatus = null, quotaWait = null }: { detail: ServiceDetail; now: Date; canCheck: boolean; labelStatus?: SourceLabelStatus | null; quotaWait?: QuotaWaitOut | null }) {
   const label = labelLine(labelStatus, now);
   const { service, upstream } = detail;
   const source = service.release_source;
@@ -62,7 +69,8 @@ export function UpstreamCard({ detail, now, canCheck, labelStatus = null }: { de
         <dt>Last check</dt>
         <dd>
           {service.last_check.at ? <span title={formatWhen(service.last_check.at)}><When at={service.last_check.at} now={now} /></span> : <span className="muted">never</span>}
-          {upstream.last_error ? <p className="alert compact" role="note"><strong>Last check failed:</strong> {upstream.last_error}</p> : isKnown ? <span className="pill ok">ok</span> : null}
+          {upstream.last_error ? <p className="alert compact" role="note"><strong>Last check failed:</strong> {upstream.last_error}</p> : quotaWait ? <span className="pill warn">waiting for quota</span> : isKnown ? <span className="pill ok">ok</span> : null}
+          {quotaWait ? <p className="hint" data-testid="quota-wait">{quotaLine(quotaWait, now)}</p> : null}
         </dd>
       </dl>
       {canCheck ? <CheckNow service={service.name} /> : null}

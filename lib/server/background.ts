@@ -30,8 +30,9 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
     // Each tick below reads the clock once, when it starts.
     const checkedAt = new Date();
     const checks = await runCheckTick({ ...upstream, now: checkedAt });
+    // Label reads run in ticks that lease no check too: their 429s are warned of either way.
+    for (const line of checkWarningLines(checks.outcomes, hostWarnings, checkedAt, checks.labels.refused)) log.warn(line);
     if (checks.leased > 0) {
-      for (const line of checkWarningLines(checks.outcomes, hostWarnings, checkedAt)) log.warn(line);
       // One summary line a tick; the reasons go out as the per-host warnings above.
       const failed = checks.outcomes.filter((o) => o.status === "failed").length;
       log.info(`checked ${checks.leased} repositories${failed ? `, ${failed} failed` : ""}`);

@@ -4,7 +4,9 @@
 // signed-in user in a sliding window, answers manifest HEADs and GETs with
 // Docker Hub's `ratelimit-limit` / `ratelimit-remaining` headers, and refuses
 // pulls past the limit with 429 TOOMANYREQUESTS. Its clock can be the test's,
-// so hours pass in a test.
+// so hours pass in a test. Without auth and limits it stands for a mirror or
+// pull-through cache that sends no rate-limit headers; without auth only, for
+// one that passes Docker Hub's headers (and 429s) on.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -19,6 +21,10 @@ export type HubProxyOptions = {
   user?: { username: string; token: string };
   /** Per request: answer this status instead (a failing read). */
   fail?: (req: { method: string; path: string }) => number | null;
+  /** Ask for a token (default true); false: every request is the client address's. */
+  auth?: boolean;
+  /** Count pulls, send rate-limit headers and refuse past the limit (default true). */
+  limits?: boolean;
 };
 
 export type Pull = { identity: string; at: number; path: string };
@@ -36,6 +42,10 @@ export type HubProxy = {
   maxPullsInWindow(identity?: string): number;
   /** Pulls per hour since `start`, for the report. */
   pullsPerHour(start: number): number[];
+  /** Pulls (manifest GETs let through) in each rate-limit window since `start`. */
+  pullsPerWindow(start: number): number[];
+  /** Manifests (path) pulled more than once, with how often. */
+  pulledTwice(): Record<string, number>;
   /** Pulls made by someone else from the same address (the user's own `docker pull`s). */
   pullAs(identity: string, count: number): void;
   setFail(fail: HubProxyOptions["fail"] | null): void;
@@ -76,7 +86,7 @@ export async function startHubProxy(opts: HubProxyOptions): Promise<HubProxy> {
     requests.set(`${method} ${kind}`, (requests.get(`${method} ${kind}`) ?? 0) + 1);
     req.resume();
     req.on("end", () => {
-      if (kind === "token") {
+      if (kind === "token" && opts.auth !== false) {
         const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "")?.[1];
         let identity = `ip:${req.socket.remoteAddress ?? "?"}`;
         if (basic) {
@@ -93,7 +103,7 @@ export async function startHubProxy(opts: HubProxyOptions): Promise<HubProxy> {
         return;
       }
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      const identity = bearer ? tokens.get(bearer) : undefined;
+      const identity = opts.auth === false ? `ip:${req.socket.remoteAddress ?? "?"}` : bearer ? tokens.get(bearer) : undefined;
       if (!identity) {
         const name = /^\/v2\/(.+?)\/(?:tags|manifests|blobs)\//.exec(path)?.[1] ?? "";
         res.writeHead(401, {
@@ -108,7 +118,9 @@ export async function startHubProxy(opts: HubProxyOptions): Promise<HubProxy> {
         return;
       }
       let extra: Record<string, string> = {};
-      if (kind === "manifests") {
+      if (kind === "manifests" && opts.limits === false) {
+        if (method === "GET") pulls.push({ identity, at: now(), path });
+      } else if (kind === "manifests") {
         const at = now();
         const used = inWindow(identity, at);
         if (method === "GET") {
@@ -165,6 +177,20 @@ export async function startHubProxy(opts: HubProxyOptions): Promise<HubProxy> {
         hours[h]!++;
       }
       return hours;
+    },
+    pullsPerWindow(start) {
+      const windows: number[] = [];
+      for (const p of pulls) {
+        const w = Math.floor((p.at - start) / windowMs);
+        while (windows.length <= w) windows.push(0);
+        windows[w]!++;
+      }
+      return windows;
+    },
+    pulledTwice() {
+      const counts: Record<string, number> = {};
+      for (const p of pulls) if (p.path !== "(someone else)") counts[p.path] = (counts[p.path] ?? 0) + 1;
+      return Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 1));
     },
     pullAs(identity, count) {
       for (let i = 0; i < count; i++) pulls.push({ identity, at: now(), path: "(someone else)" });

@@ -185,11 +185,37 @@ describe("the chart refuses what cannot work, with one clear line", () => {
     ["a value of the wrong type (schema)", ["web.replicas=two"], /\/web\/replicas.*want integer/],
     ["an unknown database type (schema)", ["database.type=mysql"], /\/database\/type.*'embedded', 'external'/],
     ["a misspelt top-level value (schema)", ["replicaCount=2"], /additional properties 'replicaCount' not allowed/],
+    ["a Docker Hub user name without its token (schema)", ["secrets.dockerHubUsername=alice"], /\/secrets\/dockerHubToken.*minLength/],
+    ["a Docker Hub token without its user name (schema)", ["secrets.dockerHubToken=dckr_pat_0123456789"], /\/secrets\/dockerHubUsername.*minLength/],
+    ["a Docker Hub user name among the plain settings, where its token cannot follow", ["config.DRIFTWATCH_DOCKERHUB_USERNAME=alice"], /config\.DRIFTWATCH_DOCKERHUB_USERNAME: set the Docker Hub sign-in as secrets\.dockerHubUsername and secrets\.dockerHubToken/],
   ])("%s", async (_, set, message) => {
     const r = await helm(["template", ...renderArgs({ set })]);
     expect(r.code).not.toBe(0);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
+  });
+
+  it("passes the Docker Hub sign-in from its own Secret, or from an existing one, to the web server and the worker", async () => {
+    const given = await renderChart({ set: ["secrets.dockerHubUsername=alice", "secrets.dockerHubToken=dckr_pat_0123456789"] });
+    const secret = objectOf(given, "Secret", "dw-driftwatch") as K8sObject & { data: Record<string, string> };
+    expect(Buffer.from(secret.data.DRIFTWATCH_DOCKERHUB_USERNAME!, "base64").toString("utf8")).toBe("alice");
+    expect(Buffer.from(secret.data.DRIFTWATCH_DOCKERHUB_TOKEN!, "base64").toString("utf8")).toBe("dckr_pat_0123456789");
+    for (const o of given) {
+      const model = await schemaModel(o);
+      expect(() => model.validate(), `${o.kind}/${o.metadata.name}`).not.toThrow();
+    }
+    const web = objectOf<Deployment>(given, "Deployment", "dw-driftwatch");
+    for (const key of ["DRIFTWATCH_DOCKERHUB_USERNAME", "DRIFTWATCH_DOCKERHUB_TOKEN"]) {
+      expect(envNamed(web, key)).toEqual({ name: key, valueFrom: { secretKeyRef: { name: "dw-driftwatch", key, optional: true } } });
+    }
+    const existing = await renderChart({ values: [ciValues("external")] });
+    for (const d of [objectOf<Deployment>(existing, "Deployment", "dw-driftwatch"), objectOf<Deployment>(existing, "Deployment", "dw-driftwatch-worker")]) {
+      expect(envNamed(d, "DRIFTWATCH_DOCKERHUB_TOKEN")?.valueFrom?.secretKeyRef).toEqual({ name: "driftwatch-secrets", key: "DRIFTWATCH_DOCKERHUB_TOKEN", optional: true });
+      expect(envNamed(d, "DRIFTWATCH_DOCKERHUB_USERNAME")?.valueFrom?.secretKeyRef).toEqual({ name: "driftwatch-secrets", key: "DRIFTWATCH_DOCKERHUB_USERNAME", optional: true });
+    }
+    // A mirror is a plain setting.
+    const mirrored = await renderChart({ set: ["config.DRIFTWATCH_DOCKERHUB_MIRROR=https://mirror.example.com"] });
+    expect(envNamed(objectOf<Deployment>(mirrored, "Deployment", "dw-driftwatch"), "DRIFTWATCH_DOCKERHUB_MIRROR")?.value).toBe("https://mirror.example.com");
   });
 
   it("accepts one web replica on the embedded database, and many on an external one", async () => {
@@ -205,6 +231,8 @@ describe("secrets stay in Secrets", () => {
     smtpUrl: "smtp://mailer:plainSmtpPassword0003@mail.example.com:587",
     oidcClientSecret: "plainOidcClientSecret0004",
     authSecret: "plainAuthSecretValueAtLeast32Chars0005",
+    dockerHubUsername: "plainhubuser0007",
+    dockerHubToken: "dckr_pat_plainHubToken0008",
   };
   const AGENT_KEY = "dwa_plainAgentKeyValue0006";
   let dir: string;

@@ -22,6 +22,7 @@ import { listBadgeAddresses } from "@/lib/services/badges/list-addresses";
 import { hasRole } from "@/lib/services/context";
 import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/services/get-detail";
 import { getSourceLabelStatus } from "@/lib/services/upstream/source-label-status";
+import { getQuotaWait } from "@/lib/services/upstream/quota-wait";
 
 export const dynamic = "force-dynamic";
 
@@ -68,6 +69,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
   const overall = (focus ? detail.badges.find((b) => b.environment === focus) : undefined) ?? detail.badges[0];
   const upstreamHeader = service.repository ? upstreamNote(service.upstream, now) : null;
   const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;
+  const quotaWait = service.repository ? await getQuotaWait({ ctx, repository: service.repository }) : null;
   const waiting = await listWaitingReleasesOf({ ctx, input: { service: service.name } });
 
   return (
@@ -98,7 +100,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
           {focus ? <p className="hint" data-testid="env-focus">At <a href={`#env-${focus}`}>{focus}</a>. <Link href={`/services/${encodeURIComponent(service.name)}`}>All environments</Link></p> : null}
           <RunsTable detail={detail} now={now} focus={focus} />
         </section>
-        <UpstreamCard detail={detail} now={now} canCheck={isMember} labelStatus={labelStatus} />
+        <UpstreamCard detail={detail} now={now} canCheck={isMember} labelStatus={labelStatus} quotaWait={quotaWait} />
         <WaitingReleases items={waiting} showService={false} />
 
         <section className="card span-3" aria-labelledby="timeline-h">

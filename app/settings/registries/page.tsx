@@ -26,9 +26,9 @@ export default async function RegistriesPage() {
         <tbody>
           {items.map((r) => (
             <tr key={r.host}>
-              <th scope="row" className="mono">{r.host}{r.name ? <span className="muted"> ({r.name})</span> : null}</th>
+              <th scope="row" className="mono">{r.host}{r.name ? <span className="muted"> ({r.name})</span> : null}{r.mirror ? <span className="muted"> through the mirror {r.mirror}</span> : null}</th>
               <td>{r.signed_in ? "yes" : <span className="muted">no</span>}</td>
-              <td>{r.rationed ? `${r.limit} pulls per ${Math.round((r.window_seconds ?? 3600) / 60)} min` : <span className="muted">not rationed</span>}</td>
+              <td>{r.rationed ? `${r.limit} pulls per ${Math.round((r.window_seconds ?? 3600) / 60)} min` : <span className="muted">{r.mirror ? "none (the mirror sends no rate-limit headers)" : "not rationed"}</span>}</td>
               <td>{r.rationed ? `${r.remaining} (${r.pulls_in_window} spent by Driftwatch)` : "—"}</td>
               <td className="nowrap">{r.next_pull_at ? (new Date(r.next_pull_at) <= now ? "now" : `about ${formatClock(r.next_pull_at, now)}`) : "—"}</td>
               <td className="nowrap">{r.rationed ? (r.full_at ? `about ${formatClock(r.full_at, now)}` : "full") : "—"}</td>
@@ -36,7 +36,7 @@ export default async function RegistriesPage() {
           ))}
         </tbody>
       </table>
-      <p className="hint">Signing in raises Docker Hub&apos;s limit from 10 to 100 pulls an hour: set DRIFTWATCH_DOCKERHUB_USERNAME and DRIFTWATCH_DOCKERHUB_TOKEN (a personal access token). Registries behind a sign-in of your own are checked by your agents.</p>
+      <p className="hint">Signing in raises Docker Hub&apos;s limit from 10 to 100 pulls an hour: set DRIFTWATCH_DOCKERHUB_USERNAME and DRIFTWATCH_DOCKERHUB_TOKEN (a personal access token). A new sign-in is a new budget, used at once. To read Docker Hub through a mirror or pull-through cache, set DRIFTWATCH_DOCKERHUB_MIRROR (https://host[:port]); its pulls are budgeted only if it passes Docker Hub&apos;s rate-limit headers on. Registries behind a sign-in of your own are checked by your agents.</p>
     </SettingsFrame>
   );
 }

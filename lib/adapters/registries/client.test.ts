@@ -173,3 +173,22 @@ describe("pull accounting", () => {
     expect(c.rateLimitOf("docker.io")).toMatchObject({ remaining: 0, at: 2_000 });
   });
 });
+
+describe("a Docker Hub mirror", () => {
+  it("takes Docker Hub's requests, and its rate-limit headers count as Hub's", async () => {
+    replay.setRoutes([
+      { method: "HEAD", path: "/v2/library/nginx/manifests/1.27", reply: { headers: { "docker-content-digest": sha(MANIFEST), "ratelimit-limit": "100;w=21600", "ratelimit-remaining": "42;w=21600" } } },
+      { path: "/v2/library/nginx/tags/list", reply: { headers: { "content-type": "application/json" }, body: { name: "library/nginx", tags: ["1.27"] } } },
+    ]);
+    const mirrorOf = (host: string) => (host === "docker.io" ? "http://mirror.local:5000" : null);
+    const c = client({ mirrorOf, insecureHosts: ["mirror.local:5000"], now: () => 3_000 });
+    expect(await c.listTags({ host: "docker.io", path: "library/nginx" })).toEqual(["1.27"]);
+    expect(await c.headDigest({ host: "index.docker.io", path: "library/nginx" }, "1.27")).toBe(sha(MANIFEST));
+    expect(seen.map((s) => s.host)).toEqual(["mirror.local:5000", "mirror.local:5000"]);
+    expect(c.rateLimitOf("docker.io")).toMatchObject({ remaining: 42, limit: 100 });
+    // Other hosts are not mirrored.
+    seen = [];
+    await c.listTags(app).catch(() => null);
+    expect(seen.map((s) => s.host)).toEqual(["registry.example.com"]);
+  });
+});

@@ -24,6 +24,11 @@ export type RegistryClientOptions = {
   /** Credentials for a reference host (`docker.io`, `ghcr.io`, `registry.local:5000`). */
   credentials?: (host: string) => Credentials | null;
   fetch?: typeof fetch;
+  /**
+   * A mirror for a reference host (`docker.io` → `https://mirror.local:5000`), like Docker's `registry-mirrors`:
+   * that host's API requests go to the mirror instead. Give no credentials for a mirrored host.
+   */
+  mirrorOf?: (host: string) => string | null;
   /** Base URL actually contacted for a host; default `https://<api host>` (`http://` when insecure). */
   resolveBaseUrl?: (host: string) => string;
   now?: () => number;
@@ -55,11 +60,13 @@ export interface RegistryClient {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_CONCURRENCY = 4;
 
-function targetOf(repo: RegistryRepo): AuthTarget {
+function targetOf(repo: RegistryRepo, mirrorOf?: (host: string) => string | null): AuthTarget {
   const host = normaliseRegistryHost(repo.host);
   if (!isRegistryHost(host)) throw new AppError("bad_request", `Not a registry host: ${JSON.stringify(repo.host)}.`);
   if (!isRepositoryPath(repo.path)) throw new AppError("bad_request", `Not a repository path: ${JSON.stringify(repo.path)}.`);
-  return { host, apiHost: registryApiHost(host), path: repo.path };
+  // The mirror answers for the host: its rate-limit headers, if it passes any on, still count as the host's.
+  const mirror = mirrorOf?.(host);
+  return { host, apiHost: mirror ? new URL(mirror).host : registryApiHost(host), path: repo.path };
 }
 
 function checkReference(reference: string): string {
@@ -96,7 +103,7 @@ export function createRegistryClient(opts: RegistryClientOptions = {}): Registry
 
   /** Requests to one repository, answering auth challenges: at most one refusal of a fresh credential. */
   function repoFetch(repo: RegistryRepo, pullOpts: PullOptions = {}): RepoFetch {
-    const target = targetOf(repo);
+    const target = targetOf(repo, opts.mirrorOf);
     const origin = transport.originOf(target.apiHost);
     return async (method, path, init = {}) => {
       let authorization: Authorization | null = await auth.prepare(target);

@@ -147,6 +147,35 @@ describe("resolveDigest by platform digest", () => {
     const r = await resolveDigest(client, input({ runningDigest: indexDigest("2.0.0"), isPlatformDigest: true, candidates: ["1.28.0", "1.27.3"] }));
     expect(r.tag).toBeNull();
   });
+
+  it("keeps each pull's lesson when the next pull fails, and pulls nothing it already knows", async () => {
+    // The budget ends between the two pulls: the first one's platform digests are handed over before the second is tried.
+    let gets = 0;
+    const budgeted: RegistryClient = { ...client, getManifest: async (repo, ref, o) => (++gets > 1 ? Promise.reject(new Error("no pull to spare")) : client.getManifest(repo, ref, o)) };
+    const taught = new Map<string, readonly string[]>();
+    const running = platformDigest("1.28.0", "linux/amd64");
+    const onPlatformDigests = async (tag: string, _digest: string, platforms: string[]) => void taught.set(tag, platforms);
+    await expect(resolveDigest(budgeted, input({ runningDigest: running, isPlatformDigest: true, onPlatformDigests }))).rejects.toThrow(/no pull to spare/);
+    expect([...taught.keys()]).toEqual(["2.0.0"]);
+    await registry.clearLog();
+    // The next try reads 2.0.0's platform digests back and pulls only 1.28.0.
+    const r = await resolveDigest(client, input({ runningDigest: running, isPlatformDigest: true, knownPlatformDigests: taught, onPlatformDigests }));
+    expect(r).toMatchObject({ tag: "1.28.0", manifestGets: 1 });
+    expect(await logged()).toEqual({ head: 0, get: 1 });
+    // Both known now: no pull at all, for this platform or another.
+    await registry.clearLog();
+    const again = await resolveDigest(client, input({ runningDigest: platformDigest("1.28.0", "linux/arm64/v8"), isPlatformDigest: true, knownPlatformDigests: taught }));
+    expect(again).toMatchObject({ tag: "1.28.0", manifestGets: 0 });
+    expect(await logged()).toEqual({ head: 0, get: 0 });
+  });
+
+  it("a single-platform tag's platform digest is its own digest", async () => {
+    const taught = new Map<string, string[]>();
+    const running = pushed.get("single:3.1.0")!.digest;
+    const r = await resolveDigest(client, { repo: { host: registry.host, path: "team/single" }, runningDigest: running, isPlatformDigest: true, candidates: ["3.1.0"], knownDigests: new Map(), onPlatformDigests: async (t, _d, p) => void taught.set(t, p) });
+    expect(r.tag).toBe("3.1.0");
+    expect(taught.get("3.1.0")).toEqual([running]);
+  });
 });
 
 describe("request budget of a check", () => {

@@ -3,7 +3,9 @@
 // candidates' HEAD digests, newest first, stopping at the first match. A
 // platform digest is looked for inside the indexes of the two newest
 // candidates only (two manifest GETs at most); it is never compared with an
-// index digest. Caching lookups across checks is the caller's job.
+// index digest. Caching lookups across checks is the caller's job: it hands
+// in what earlier pulls taught (a tag's platform digests), and is told of
+// each pull's lesson at once, so a resolution cut short keeps what it paid for.
 import type { RegistryClient, RegistryRepo } from "@/lib/adapters/registries/client";
 
 export type ResolveInput = {
@@ -15,6 +17,10 @@ export type ResolveInput = {
   candidates: string[];
   /** Tag → index digest already stored (null: known to have none); no HEAD for these. */
   knownDigests: Map<string, string | null>;
+  /** Tag → its platform digests, stored from earlier pulls (a single-platform tag's own digest); no pull for these. */
+  knownPlatformDigests?: Map<string, readonly string[]>;
+  /** Told of each manifest GET's lesson before the next request, so it is kept even if a later one fails. */
+  onPlatformDigests?: (tag: string, digest: string, platformDigests: string[]) => Promise<void>;
 };
 
 export type ResolveResult = {
@@ -37,15 +43,20 @@ export async function resolveDigest(client: RegistryClient, input: ResolveInput)
 
   if (input.isPlatformDigest) {
     for (const tag of candidates.slice(0, MAX_MANIFEST_GETS)) {
+      const stored = input.knownPlatformDigests?.get(tag);
+      if (stored && stored.length > 0) {
+        if (stored.includes(input.runningDigest)) return { ...result, tag };
+        continue;
+      }
       result.manifestGets++;
       const manifest = await client.getManifest(input.repo, tag);
       if (manifest === null) continue;
-      result.learned.set(tag, manifest.digest);
-      const platformDigests = manifest.platforms.map((p) => p.digest);
-      if (platformDigests.length > 0) result.platformDigestsLearned.set(tag, platformDigests);
       // A single-platform tag's own digest is a platform digest too: same kind, so comparable.
-      const isMatch = manifest.configDigest !== null ? manifest.digest === input.runningDigest : platformDigests.includes(input.runningDigest);
-      if (isMatch) return { ...result, tag };
+      const platformDigests = manifest.configDigest !== null ? [manifest.digest] : manifest.platforms.map((p) => p.digest);
+      result.learned.set(tag, manifest.digest);
+      if (platformDigests.length > 0) result.platformDigestsLearned.set(tag, platformDigests);
+      await input.onPlatformDigests?.(tag, manifest.digest, platformDigests);
+      if (platformDigests.includes(input.runningDigest)) return { ...result, tag };
     }
     return result;
   }

@@ -41,6 +41,16 @@ export const upstreamSchema = z
     checked_by: z.enum(["server", "agent"]).nullable(),
     state: z.enum(UPSTREAM_STATES).meta({ description: "ok: the last check succeeded; failed; stale: no success for three check intervals; unchecked" }),
     error: z.string().nullable().meta({ description: "Why, in one line: the failure, the staleness, or what an unchecked repository is waiting for" }),
+    quota_wait: z
+      .object({
+        registry: z.string().meta({ description: "The rationed registry's name (Docker Hub)" }),
+        host: z.string(),
+        digests: z.number().int().meta({ description: "Running digests of moving tags not looked up yet" }),
+        until: z.string().meta({ description: "When they are looked up (the pull window refills then)" }),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: "Moving tags whose exact version waits for the registry's pull quota (GET /api/v1/services/{name}); null when none waits" }),
   })
   .meta({ id: "UpstreamStatus" });
 

@@ -5,6 +5,7 @@ import { workspaceOf, type RequestCtx } from "../context";
 import { describeService, type ServiceOut } from "./describe";
 import { getMatrix } from "../matrix/get";
 import { listHeldReleasesByService } from "../insights/waiting-releases";
+import { getQuotaWait } from "../upstream/quota-wait";
 
 export async function getServiceOrThrow({ ctx, input: { name } }: { ctx: RequestCtx; input: { name: string } }): Promise<ServiceOut> {
   const workspaceId = workspaceOf(ctx.actor);
@@ -12,5 +13,7 @@ export async function getServiceOrThrow({ ctx, input: { name } }: { ctx: Request
   if (!facts) throw new AppError("not_found", `Service ${name} was not found.`);
   const [matrix, held] = await Promise.all([getMatrix({ ctx, input: {} }), listHeldReleasesByService({ ctx, input: { service: name } })]);
   const newest = matrix.services.find((s) => s.name === name)?.upstream.newest ?? null;
-  return describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now, newest, waiting: held.get(name) });
+  const described = describeService(facts, { gitlabUrl: ctx.config.gitlabUrl, now: ctx.now, newest, waiting: held.get(name) });
+  const quotaWait = described.repository ? await getQuotaWait({ ctx, repository: described.repository }) : null;
+  return { ...described, upstream: { ...described.upstream, quota_wait: quotaWait } };
 }

@@ -30,19 +30,25 @@ import type { CheckDeps } from "./ports";
 import { catalogFor } from "../services/catalog-lookup";
 import { isChartKey } from "@/lib/domain/charts";
 import { checkChartRepository } from "./check-chart-repository";
-import { noteRateLimit, notePullsRefused, spendPulls } from "./pull-budget";
+import { noteRateLimit, notePullsRefused, rationedHost, spendPulls } from "./pull-budget";
 import { syncReleasesFor } from "./sync-releases";
 
 export type { CheckDeps } from "./ports";
 
 export type CheckOutcome =
   | { status: "skipped"; reason: "agent" | "missing" }
-  | { status: "ok"; host: string; changed: boolean; tags: number; resolved: number; durationMs: number }
+  | { status: "ok"; host: string; changed: boolean; tags: number; resolved: number; durationMs: number; quotaWait?: QuotaWait }
   | { status: "private" }
   | { status: "failed"; host: string; error: string; retryInMs: number };
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+
+/**
+ * Running digests left unresolved because the host had no pull to spare (or refused one): tried again at
+ * `until`. `fresh`: held back by this check, not only still waiting from an earlier one.
+ */
+export type QuotaWait = { host: string; name: string; digests: number; until: Date; refused: boolean; fresh: boolean };
 
 export function tagsFingerprint(tags: readonly string[]): string {
   return createHash("sha256").update([...tags].sort().join("\n")).digest("hex");
@@ -96,7 +102,7 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
     );
   }
 
-  const resolved = await resolveRunningDigests(deps, repo, tags);
+  const { resolved, quotaWait } = await resolveRunningDigests(deps, repo, tags);
 
   const policies = (await policiesOfRepository(db, repo.key)) as (Policy | null)[];
   const catalog = catalogFor(repo.key);
@@ -108,39 +114,70 @@ export async function checkRepository(deps: CheckDeps, repositoryId: string): Pr
   await syncReleasesFor(deps, repo.key, repo.sourceLabel, { force: changed, policies });
 
   // The fingerprint only when the tags changed: a write of it counts as new data for drift (evaluation-marker.ts).
+  // A digest waiting for the pull budget is looked up when the window refills, if that comes before the hourly check.
+  const dueAt = new Date(Math.min(now.getTime() + HOUR, Math.max(quotaWait?.until.getTime() ?? Infinity, now.getTime() + 60_000)));
   await recordCheckSuccess(db, repo.id, {
-    checkedAt: now, dueAt: new Date(now.getTime() + HOUR), tagsFingerprint: changed ? fingerprint : undefined,
+    checkedAt: now, dueAt, tagsFingerprint: changed ? fingerprint : undefined,
     labelNeeded: labelNeeded !== repo.labelNeeded ? labelNeeded : undefined,
     durationMs: Date.now() - started,
   });
-  return { status: "ok", host: repo.host, changed, tags: tags.length, resolved, durationMs: Date.now() - started };
+  return { status: "ok", host: repo.host, changed, tags: tags.length, resolved, durationMs: Date.now() - started, ...(quotaWait ? { quotaWait } : {}) };
 }
 
 type RepoRow = { id: string; key: string; host: string; path: string };
 
 /** Our own budget has no pull to spare (the host did not refuse one). */
 class BudgetSpentError extends AppError {
-  constructor(host: string, nextAt: Date) {
+  constructor(host: string, readonly nextAt: Date) {
     super("rate_limited", `${host}: no pulls to spare before ${nextAt.toISOString()}.`, { retryAfterSeconds: 60 });
   }
 }
 
 /** Digests of moving tags that run somewhere and have not been looked up, or whose "no match" is a day old. */
-async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: string[]): Promise<number> {
+async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: string[]): Promise<{ resolved: number; quotaWait: QuotaWait | null }> {
   const { db, clients } = deps;
   const now = deps.now;
   const running = await listRunningDigests(db, repo.key);
-  if (running.length === 0) return 0;
+  if (running.length === 0) return { resolved: 0, quotaWait: null };
   const cached = await listDigestResolutions(db, repo.id);
   const cache = new Map(cached.map((c) => [c.digest, c]));
   const tagRows = await listTagDigests(db, repo.id);
   const known = new Map<string, string | null>(tagRows.map((t) => [t.name, t.digest]));
+  // What earlier pulls taught, read back before pulling again (the digest they were read for is the stored one).
+  const knownPlatformDigests = new Map<string, readonly string[]>(tagRows.filter((t) => t.platformDigests.length > 0).map((t) => [t.name, t.platformDigests]));
+  // Each pull's lesson is stored at once: a resolution cut short by the budget keeps what it paid for.
+  const onPlatformDigests = async (tag: string, digest: string, platforms: string[]) => {
+    known.set(tag, digest);
+    knownPlatformDigests.set(tag, platforms);
+    await recordTagDigest(db, repo.id, tag, digest, now);
+    await recordTagPlatformDigests(db, repo.id, tag, platforms);
+  };
+  const isMirrored = rationedHost(deps.config, repo.host)?.mirror != null;
   let resolvedCount = 0;
+  let quotaWait: QuotaWait | null = null;
+  const waitFor = async (digest: string, until: Date, refused: boolean, fresh: boolean) => {
+    if (fresh) await putDigestResolution(db, repo.id, digest, { tag: null, resolvedAt: now, retryAt: until, waitingQuota: true });
+    const name = rationedHost(deps.config, repo.host)?.profile.name ?? repo.host;
+    quotaWait = quotaWait
+      ? { ...quotaWait, digests: quotaWait.digests + 1, until: until < quotaWait.until ? until : quotaWait.until, refused: quotaWait.refused || refused, fresh: quotaWait.fresh || fresh }
+      : { host: repo.host, name, digests: 1, until, refused, fresh };
+  };
   // A platform digest costs a manifest GET per candidate looked into: each a pull from the host's budget.
   const registry: RegistryClient = {
     ...clients.registry,
     getManifest: async (target, reference, opts) => {
-      const spend = await spendPulls(deps, repo.host, "resolve", 1);
+      // A mirror has a budget only if it passes the host's headers on: a free HEAD asks before the first pull.
+      // Stored before the spend either way: a pull granted before the count is stored would not be counted.
+      if (isMirrored) {
+        if (!clients.registry.rateLimitOf(repo.host)) await clients.registry.headDigest(target, reference).catch(() => null);
+        await noteRateLimit(deps, repo.host);
+      }
+      let spend = await spendPulls(deps, repo.host, "resolve", 1);
+      if (!spend.granted) {
+        // Refused on what was stored: ask again with the host's latest word (its window may be longer), so the wait says when.
+        await noteRateLimit(deps, repo.host);
+        spend = await spendPulls(deps, repo.host, "resolve", 1);
+      }
       if (!spend.granted) throw new BudgetSpentError(repo.host, spend.nextAt);
       return clients.registry.getManifest(target, reference, opts);
     },
@@ -153,27 +190,33 @@ async function resolveRunningDigests(deps: CheckDeps, repo: RepoRow, tags: strin
     const digest = run.digest ?? run.platform_digest!;
     const isPlatformDigest = run.digest === null;
     const hit = cache.get(digest);
-    if (hit && (hit.tag !== null || (hit.retryAt && hit.retryAt > now))) continue;
+    if (hit && (hit.tag !== null || (hit.retryAt && hit.retryAt > now))) {
+      if (hit.waitingQuota && hit.retryAt) await waitFor(digest, hit.retryAt, false, false);
+      continue;
+    }
     let result;
     try {
-      result = await resolveDigest(registry, { repo: { host: repo.host, path: repo.path }, runningDigest: digest, isPlatformDigest, candidates, knownDigests: known });
+      result = await resolveDigest(registry, { repo: { host: repo.host, path: repo.path }, runningDigest: digest, isPlatformDigest, candidates, knownDigests: known, knownPlatformDigests, onPlatformDigests });
     } catch (err) {
-      if (err instanceof AppError && err.code === "rate_limited" && !(err instanceof BudgetSpentError)) await notePullsRefused(deps, repo.host, err.retryAfterSeconds);
+      if (err instanceof BudgetSpentError) {
+        await waitFor(digest, err.nextAt, false, true);
+      } else if (err instanceof AppError && err.code === "rate_limited") {
+        await notePullsRefused(deps, repo.host, err.retryAfterSeconds);
+        await waitFor(digest, new Date(now.getTime() + (err.retryAfterSeconds ?? 3600) * 1000), true, true);
+      }
       continue; // the next check tries again
     } finally {
       await noteRateLimit(deps, repo.host);
     }
     for (const [tag, d] of result.learned) {
+      if (result.platformDigestsLearned.has(tag)) continue; // stored as it was pulled
       known.set(tag, d);
       await recordTagDigest(db, repo.id, tag, d, now);
     }
-    for (const [tag, platforms] of result.platformDigestsLearned) {
-      await recordTagPlatformDigests(db, repo.id, tag, platforms);
-    }
     const row = { tag: result.tag, resolvedAt: now, retryAt: result.tag ? null : new Date(now.getTime() + DAY) };
     await putDigestResolution(db, repo.id, digest, row);
-    cache.set(digest, { repositoryId: repo.id, digest, ...row });
+    cache.set(digest, { repositoryId: repo.id, digest, ...row, waitingQuota: false });
     if (result.tag) resolvedCount++;
   }
-  return resolvedCount;
+  return { resolved: resolvedCount, quotaWait };
 }

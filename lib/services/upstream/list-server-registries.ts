@@ -6,7 +6,7 @@ import { listRegistryBudgets } from "@/lib/db/queries/registry-budget/list-regis
 import { nextSpendAt, remainingPulls } from "@/lib/domain/registry-budget/budget";
 import { normaliseRegistryHost } from "@/lib/domain/image-ref";
 import { requireRole, type RequestCtx } from "../context";
-import { rationedHost } from "./pull-budget";
+import { freshBudgetView, rationedHost } from "./pull-budget";
 
 export type ServerRegistry = {
   host: string;
@@ -14,6 +14,8 @@ export type ServerRegistry = {
   rationed: boolean;
   name: string | null;
   signed_in: boolean;
+  /** The mirror this host's reads go to (DRIFTWATCH_DOCKERHUB_MIRROR), or null. */
+  mirror: string | null;
   limit: number | null;
   window_seconds: number | null;
   remaining: number | null;
@@ -29,14 +31,16 @@ export async function listServerRegistries({ ctx }: { ctx: RequestCtx }): Promis
   requireRole(ctx.actor, "viewer");
   const now = ctx.now;
   const hosts = [...new Set([...WELL_KNOWN_REGISTRIES, ...ctx.config.serverRegistries, ...ctx.config.dockerHubHosts].map(normaliseRegistryHost))];
-  const stored = new Map((await listRegistryBudgets(ctx.db, now)).map((b) => [b.host, b]));
+  // The budget of the identity the server reads as now: a sign-in's is not the anonymous one's.
+  const stored = new Map((await listRegistryBudgets(ctx.db, now)).map((b) => [`${b.host}|${b.identity}`, b]));
   const items = hosts.map((host): ServerRegistry => {
     const rationed = rationedHost(ctx.config, host);
-    if (!rationed) {
-      return { host, rationed: false, name: null, signed_in: ctx.config.registryCredentials[host] !== undefined, limit: null, window_seconds: null, remaining: null, pulls_in_window: 0, pulls_total: 0, next_pull_at: null, full_at: null };
+    const budget = rationed ? stored.get(`${rationed.host}|${rationed.identity}`) : undefined;
+    // A mirror has a budget only once it passed the host's rate-limit headers on.
+    if (!rationed || (rationed.mirror !== null && !budget)) {
+      return { host, rationed: false, name: rationed?.profile.name ?? null, signed_in: rationed ? rationed.isSignedIn : ctx.config.registryCredentials[host] !== undefined, mirror: rationed?.mirror ?? null, limit: null, window_seconds: null, remaining: null, pulls_in_window: 0, pulls_total: 0, next_pull_at: null, full_at: null };
     }
-    const budget = stored.get(host);
-    const view = budget?.view ?? { limit: rationed.defaults.limit, windowMs: rationed.defaults.windowSeconds * 1000, pulls: [], headerRemaining: null, headerAt: null, pullsSinceHeader: 0, blockedUntil: null };
+    const view = budget?.view ?? freshBudgetView(rationed);
     const inWindow = view.pulls.filter((p) => p.at.getTime() > now.getTime() - view.windowMs);
     const newest = inWindow.at(-1);
     return {
@@ -44,6 +48,7 @@ export async function listServerRegistries({ ctx }: { ctx: RequestCtx }): Promis
       rationed: true,
       name: rationed.profile.name,
       signed_in: rationed.isSignedIn,
+      mirror: rationed.mirror,
       limit: view.limit,
       window_seconds: view.windowMs / 1000,
       remaining: remainingPulls(view, now),

@@ -22,7 +22,9 @@ const MAX_LABEL_PULLS = 2;
 const DEFAULT_LIMIT = 25;
 
 export type LabelOutcome = "read" | "waiting" | "failed" | "no_tag";
-export type LabelTickResult = Record<LabelOutcome, number>;
+/** A host that answered a label read with 429 (Too Many Requests), and until when its pulls wait. */
+export type LabelRefusal = { host: string; name: string; until: Date };
+export type LabelTickResult = Record<LabelOutcome, number> & { refused?: LabelRefusal[] };
 
 /** The image whose label names the source: the newest plain release, else `latest`. */
 export function labelReference(tags: readonly string[]): string | null {
@@ -47,12 +49,15 @@ export async function readDueSourceLabels(deps: CheckDeps, opts: { limit?: numbe
     }
     const outcome = await readSourceLabel(deps, repo);
     if (outcome.kind === "waiting") waitingUntil.set(repo.host, outcome.until);
+    if (outcome.kind === "waiting" && outcome.refused) {
+      (result.refused ??= []).push({ host: repo.host, name: rationedHost(deps.config, repo.host)?.profile.name ?? repo.host, until: outcome.until });
+    }
     result[outcome.kind]++;
   }
   return result;
 }
 
-type ReadOutcome = { kind: "read" | "failed" | "no_tag" } | { kind: "waiting"; until: Date };
+type ReadOutcome = { kind: "read" | "failed" | "no_tag" } | { kind: "waiting"; until: Date; refused?: boolean };
 
 async function readSourceLabel(deps: CheckDeps, repo: DueLabel): Promise<ReadOutcome> {
   const { db } = deps;
@@ -95,7 +100,7 @@ async function readSourceLabel(deps: CheckDeps, repo: DueLabel): Promise<ReadOut
       await notePullsRefused(deps, repo.host, err.retryAfterSeconds);
       const until = new Date(now.getTime() + (err.retryAfterSeconds ?? 3600) * 1000);
       await markWaiting(deps, repo, until);
-      return { kind: "waiting", until };
+      return { kind: "waiting", until, refused: true };
     }
     const failures = repo.labelFailures + 1;
     const message = err instanceof Error ? err.message : String(err);

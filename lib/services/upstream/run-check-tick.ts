@@ -7,6 +7,7 @@ import { releaseFailedCheck } from "@/lib/db/queries/upstream/release-failed-che
 import { checkRepository, type CheckDeps, type CheckOutcome } from "./check-repository";
 import { readDueSourceLabels, type LabelTickResult } from "./read-source-labels";
 import { syncEol } from "./sync-eol";
+import { wakeQuotaWaiters } from "./wake-quota-waiters";
 
 const LEASE_MS = 5 * 60_000;
 /** A check that threw (not a registry failure, which check-repository schedules itself) is retried after this. */
@@ -31,6 +32,8 @@ export async function leaseDueRepositories(db: Db, now: Date, limit: number): Pr
 }
 
 export async function runCheckTick(deps: CheckDeps, opts: { limit?: number; concurrency?: number; labelLimit?: number } = {}): Promise<TickResult> {
+  // What waits for a pull budget that has since grown (a sign-in, a mirror) is due now.
+  await wakeQuotaWaiters(deps).catch(() => {});
   const ids = await leaseDueRepositories(deps.db, deps.now, opts.limit ?? 200);
   const outcomes: CheckOutcome[] = [];
   const queue = [...ids];

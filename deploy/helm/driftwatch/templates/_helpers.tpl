@@ -73,6 +73,8 @@ DRIFTWATCH_GITHUB_TOKEN: githubToken
 DRIFTWATCH_GITLAB_TOKEN: gitlabToken
 DRIFTWATCH_SMTP_URL: smtpUrl
 DRIFTWATCH_OIDC_CLIENT_SECRET: oidcClientSecret
+DRIFTWATCH_DOCKERHUB_USERNAME: dockerHubUsername
+DRIFTWATCH_DOCKERHUB_TOKEN: dockerHubToken
 {{- end }}
 
 {{/*
@@ -91,6 +93,9 @@ Refusals, checked before anything renders. Each says what to change.
 {{- end }}
 {{- if and .Values.web.enabled (eq .Values.database.type "external") (not .Values.database.external.existingSecret) }}
 {{- fail "database.type=external needs database.external.existingSecret: the name of a Secret whose DATABASE_URL key holds postgresql://user:password@host:5432/driftwatch." }}
+{{- end }}
+{{- if hasKey .Values.config "DRIFTWATCH_DOCKERHUB_USERNAME" }}
+{{- fail "config.DRIFTWATCH_DOCKERHUB_USERNAME: set the Docker Hub sign-in as secrets.dockerHubUsername and secrets.dockerHubToken (or both keys in secrets.existingSecret): the server refuses a user name without its token." }}
 {{- end }}
 {{- range $key, $_ := .Values.config }}
 {{- if regexMatch "(SECRET|TOKEN|PASSWORD|DATABASE_URL|SMTP_URL|AGENT_KEY)" $key }}

@@ -6,22 +6,22 @@ import type { BudgetDefaults } from "./reserve-pulls";
 
 export async function recordRateLimit(
   db: Db,
-  input: { host: string; defaults: BudgetDefaults; at: Date; limit: number | null; remaining: number; windowSeconds: number | null },
+  input: { host: string; identity: string; defaults: BudgetDefaults; at: Date; limit: number | null; remaining: number; windowSeconds: number | null },
 ): Promise<void> {
-  const { host, defaults, at } = input;
+  const { host, identity, defaults, at } = input;
   await db.$executeRaw`
-    INSERT INTO registry_budgets (host, pull_limit, window_seconds, updated_at) VALUES (${host}, ${defaults.limit}, ${defaults.windowSeconds}, ${at})
-    ON CONFLICT (host) DO NOTHING`;
+    INSERT INTO registry_budgets (host, identity, pull_limit, window_seconds, updated_at) VALUES (${host}, ${identity}, ${defaults.limit}, ${defaults.windowSeconds}, ${at})
+    ON CONFLICT (host, identity) DO NOTHING`;
   await db.$executeRaw`
     UPDATE registry_budgets SET
       pull_limit = COALESCE(${input.limit}::int, pull_limit),
       window_seconds = COALESCE(${input.windowSeconds}::int, window_seconds),
       remaining = ${input.remaining}::int, remaining_at = ${at}, remaining_pulls_total = pulls_total, updated_at = ${at}
-    WHERE host = ${host} AND (remaining_at IS NULL OR remaining_at <= ${at})`;
+    WHERE host = ${host} AND identity = ${identity} AND (remaining_at IS NULL OR remaining_at <= ${at})`;
 }
 
-export async function recordPullsBlocked(db: Db, input: { host: string; defaults: BudgetDefaults; until: Date; at: Date }): Promise<void> {
+export async function recordPullsBlocked(db: Db, input: { host: string; identity: string; defaults: BudgetDefaults; until: Date; at: Date }): Promise<void> {
   await db.$executeRaw`
-    INSERT INTO registry_budgets (host, pull_limit, window_seconds, blocked_until, updated_at) VALUES (${input.host}, ${input.defaults.limit}, ${input.defaults.windowSeconds}, ${input.until}, ${input.at})
-    ON CONFLICT (host) DO UPDATE SET blocked_until = GREATEST(registry_budgets.blocked_until, EXCLUDED.blocked_until), updated_at = EXCLUDED.updated_at`;
+    INSERT INTO registry_budgets (host, identity, pull_limit, window_seconds, blocked_until, updated_at) VALUES (${input.host}, ${input.identity}, ${input.defaults.limit}, ${input.defaults.windowSeconds}, ${input.until}, ${input.at})
+    ON CONFLICT (host, identity) DO UPDATE SET blocked_until = GREATEST(registry_budgets.blocked_until, EXCLUDED.blocked_until), updated_at = EXCLUDED.updated_at`;
 }

@@ -2,10 +2,11 @@
 // one manifest, not two).
 import type { Db } from "@/lib/db/client";
 
-export async function releasePulls(db: Db, host: string, ids: readonly bigint[]): Promise<void> {
+export async function releasePulls(db: Db, budget: { host: string; identity: string }, ids: readonly bigint[]): Promise<void> {
+  const { host, identity } = budget;
   if (ids.length === 0) return;
   await db.$transaction(async (tx) => {
-    const deleted = await tx.$executeRaw`DELETE FROM registry_pulls WHERE host = ${host} AND id = ANY(${[...ids]}::bigint[])`;
-    if (deleted > 0) await tx.$executeRaw`UPDATE registry_budgets SET pulls_total = pulls_total - ${deleted}::int WHERE host = ${host}`;
+    const deleted = await tx.$executeRaw`DELETE FROM registry_pulls WHERE host = ${host} AND identity = ${identity} AND id = ANY(${[...ids]}::bigint[])`;
+    if (deleted > 0) await tx.$executeRaw`UPDATE registry_budgets SET pulls_total = pulls_total - ${deleted}::int WHERE host = ${host} AND identity = ${identity}`;
   });
 }

@@ -1,5 +1,6 @@
 // Repositories whose source label is due for a read, never read first, taken
 // for a few minutes so that another process's tick does not read them too.
+// A leased label is being read, not waiting: waking waiters leaves it alone.
 import type { Db } from "@/lib/db/client";
 
 const LEASE_MS = 10 * 60_000;
@@ -9,7 +10,7 @@ export type DueLabel = { id: string; key: string; host: string; path: string; la
 export async function leaseDueLabels(db: Db, now: Date, limit: number): Promise<DueLabel[]> {
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   return db.$queryRaw<DueLabel[]>`
-    UPDATE upstream_repositories SET label_due_at = ${leaseUntil}
+    UPDATE upstream_repositories SET label_due_at = ${leaseUntil}, label_waiting_quota = false
     WHERE id IN (
       SELECT id FROM upstream_repositories
       WHERE checked_by = 'server' AND label_needed AND tags_fingerprint IS NOT NULL AND (label_due_at IS NULL OR label_due_at <= ${now})

@@ -30,13 +30,13 @@ export async function recordAgentRegistryResult(tx: Prisma.TransactionClient, wo
   await tx.upstreamTag.deleteMany({ where: { repositoryId: repo.id, name: { notIn: tags } } });
   await tx.upstreamTag.createMany({ data: tags.map((name) => ({ repositoryId: repo.id, name, digest: digests.get(name) ?? null, firstSeenAt: now })), skipDuplicates: true });
   for (const [name, digest] of digests) {
-    await tx.upstreamTag.updateMany({ where: { repositoryId: repo.id, name, NOT: { digest } }, data: { digest, digestCheckedAt: now } });
+    await tx.upstreamTag.updateMany({ where: { repositoryId: repo.id, name, NOT: { digest } }, data: { digest, digestCheckedAt: now, platformDigests: [] } });
   }
   for (const r of result.resolved) {
     await tx.digestResolution.upsert({
       where: { repositoryId_digest: { repositoryId: repo.id, digest: r.digest } },
       create: { repositoryId: repo.id, digest: r.digest, tag: r.tag, resolvedAt: now, retryAt: r.tag ? null : new Date(now.getTime() + DAY_MS) },
-      update: { tag: r.tag, resolvedAt: now, retryAt: r.tag ? null : new Date(now.getTime() + DAY_MS) },
+      update: { tag: r.tag, resolvedAt: now, retryAt: r.tag ? null : new Date(now.getTime() + DAY_MS), waitingQuota: false },
     });
   }
 }
