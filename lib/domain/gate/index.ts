@@ -1,0 +1,3 @@
+export * from "./settings";
+export * from "./decide";
+export * from "./image-version";
