@@ -80,6 +80,10 @@ export async function judgeGate(ctx: RequestCtx, workspaceId: string, env: GateE
       asked: ask.image ?? ask.version ?? "", runs, now: ctx.now,
       eol: eol ? { product: eol.product, cycle: eol.cycle, eolDate: eol.eol_date, passed: eol.state === "passed" } : null,
     });
+    if (f !== undefined && ask.container !== undefined && rows.length === 0) {
+      const detail = `Driftwatch has never seen container ${ask.container} of ${ask.service} run anywhere.`;
+      decision.reasons = decision.reasons.map((r) => (r.code === "unknown_service" ? { ...r, detail } : r));
+    }
     return { ...decision, service: ask.service, environment: env.row.name };
   }));
 }
