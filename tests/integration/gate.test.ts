@@ -183,6 +183,20 @@ describe("POST /api/v1/gate (enforce, soak 24h)", () => {
   });
 });
 
+describe("the service page", () => {
+  const gateLines = async (service: string) => {
+    const res = await sessionRequest(cookie, "GET", `/services/${service}`);
+    expect(res.status).toBe(200);
+    return [...res.text.matchAll(/<li data-testid="gate-line"[^>]*>([\s\S]*?)<\/li>/g)].map((m) => m[1]!.replace(/<!-- -->|<[^>]+>/g, ""));
+  };
+
+  it("says what production accepts now and what waits, and how long", async () => {
+    expect(await gateLines("api")).toEqual(["production accepts 1.5.0 (3d in staging)"]);
+    const [line] = await gateLines("web");
+    expect(line).toMatch(/^production 3\.0\.0 waits: 20h 5\dm of soak left in staging \(3\.0\.0 ran (2h 5\dm|3h) of 1d\)$/);
+  });
+});
+
 describe("driftwatch gate", () => {
   it("gives the API's answers: exit 0 allowed, 1 refused, 2 usage; one line per reason; --json the API body", async () => {
     const allowed = cli("--service", "web", "--environment", "production", "--version", "2.4.0");
