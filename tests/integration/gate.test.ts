@@ -3,7 +3,10 @@
 // History (server clock): staging ran web 2.4.0 for 69 h and runs 3.0.0 for
 // 3 h; production ran 2.2.0, then runs 2.3.0. api 1.5.0 runs in staging by digest D5.
 import { spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, makeWorkspace, request, testDb, type TestWorkspace } from "../support/api";
 import { admissionReview, workloadObject } from "../support/admission-review";
@@ -214,6 +217,58 @@ describe("driftwatch gate", () => {
     expect(unknownEnv.code).toBe(2);
     expect(unknownEnv.stderr.split("\n").filter(Boolean)).toHaveLength(1);
   }, 240_000);
+});
+
+describe("the README's CI examples", () => {
+  // The README's own blocks, run as a CI runner would, with `driftwatch` on the PATH and a
+  // `docker` that only notes what it was asked to do.
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Promotion gate"), readme.indexOf("### Metrics and assistants"));
+  const blocks = [...section.matchAll(/```(yaml|sh)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[2]! }));
+  const bin = mkdtempSync(path.join(os.tmpdir(), "gate-readme-"));
+  const dockerLog = path.join(bin, "docker.log");
+  writeFileSync(path.join(bin, "driftwatch"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(ROOT, "bin/driftwatch.mjs")}" "$@"\n`);
+  writeFileSync(path.join(bin, "docker"), `#!/bin/sh\necho "WEB_IMAGE=$WEB_IMAGE $*" >> "${dockerLog}"\n`);
+  chmodSync(path.join(bin, "driftwatch"), 0o755);
+  chmodSync(path.join(bin, "docker"), 0o755);
+  const run = (script: string, env: Record<string, string>, args: string[] = []) => {
+    const r = spawnSync("sh", ["-c", script, "sh", ...args], {
+      cwd: bin, encoding: "utf8", timeout: 120_000,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, DRIFTWATCH_URL: baseUrl(), DRIFTWATCH_TOKEN: ws.viewer, ...env },
+    });
+    return { code: r.status, out: r.stdout + r.stderr };
+  };
+
+  it("has a GitHub Actions job, a GitLab CI job and a Compose deploy script", () => {
+    expect(blocks.map((b) => b.lang)).toEqual(["yaml", "yaml", "sh"]);
+  });
+
+  it("GitHub Actions: the step fails for a version the gate refuses, passes for one it allows", () => {
+    const step = parseYaml(blocks[0]!.text).jobs.gate.steps[0] as { run: string; env: Record<string, string> };
+    expect(step.run).toBe('driftwatch gate --service web --environment production --image "$IMAGE"');
+    const image = (tag: string) => step.env.IMAGE!.replace("${{ github.ref_name }}", tag);
+    const refused = run(step.run, { IMAGE: image("3.1.0") });
+    expect(refused).toEqual({ code: 1, out: "web 3.1.0 in production: refused\nnot_in_previous_environment: 3.1.0 has not run in staging.\n" });
+    expect(run(step.run, { IMAGE: image("2.4.0") }).code).toBe(0);
+  }, 120_000);
+
+  it("GitLab CI: the job's script fails for a refused version, passes for an allowed one", () => {
+    const job = parseYaml(blocks[1]!.text)["gate:production"] as { script: string[]; variables: Record<string, string> };
+    const script = job.script.join("\n");
+    const image = (tag: string) => job.variables.IMAGE!.replace("$CI_COMMIT_TAG", tag);
+    expect(run(script, { IMAGE: image("3.0.0") }).code).toBe(1);
+    expect(run(script, { IMAGE: image("2.4.0") }).code).toBe(0);
+  }, 120_000);
+
+  it("Compose: the deploy script deploys only what the gate allows", () => {
+    const script = blocks[2]!.text;
+    const refused = run(script, {}, ["3.1.0"]);
+    expect(refused.code).toBe(1);
+    expect(() => readFileSync(dockerLog, "utf8")).toThrow();
+    const allowed = run(script, {}, ["2.4.0"]);
+    expect(allowed.code).toBe(0);
+    expect(readFileSync(dockerLog, "utf8")).toBe("WEB_IMAGE=ghcr.io/acme/web:2.4.0 compose up -d web\n");
+  }, 120_000);
 });
 
 describe("Kubernetes admission", () => {
