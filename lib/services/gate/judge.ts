@@ -7,7 +7,7 @@ import { listGateEnvironments } from "@/lib/db/queries/gate/list-gate-environmen
 import { getGateUpstream } from "@/lib/db/queries/gate/get-gate-upstream";
 import { listGateRuns, type GateRunRow } from "@/lib/db/queries/gate/list-gate-runs";
 import { recordGateDecisions, type GateDecisionEntry } from "@/lib/db/queries/gate/record-gate-decisions";
-import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
+import { listGateServices } from "@/lib/db/queries/gate/list-gate-services";
 import { AppError } from "@/lib/domain/errors";
 import { decideGate, gateSettingsOf, versionOfImage, type GateDecision, type GateRun, type GateSettings } from "@/lib/domain/gate";
 import { parseImageRef } from "@/lib/domain/image-ref";
@@ -39,27 +39,39 @@ export async function readGateEnvironment(ctx: Pick<RequestCtx, "db">, workspace
 
 /** Decisions for each ask, without recording them (the service page's preview reads these too). */
 export async function judgeGate(ctx: RequestCtx, workspaceId: string, env: GateEnvironment, asks: readonly GateAsk[], opts: { settings?: GateSettings } = {}): Promise<GateAnswer[]> {
-  const names = [...new Set(asks.map((a) => a.service))];
-  const facts = await loadServiceFacts(ctx.db, workspaceId, names);
+  const settings = opts.settings ?? env.settings;
+  // The images' upstream facts are read beside the services: their keys are known from the asks alone.
+  const refs = asks.map((a) => (a.image === undefined ? null : parseImageRef(a.image)));
+  const imageUps = new Map<string, Promise<{ tags: string[] | null; resolved: string | null }>>();
+  const upstreamOf = (key: string, digest: string | null) => {
+    const id = `${key}\u0000${digest ?? ""}`;
+    let up = imageUps.get(id);
+    if (up === undefined) imageUps.set(id, (up = getGateUpstream(ctx.db, workspaceId, key, digest)));
+    return up;
+  };
+  const imageFacts = refs.map((ref) => (ref ? upstreamOf(ref.key, ref.digest) : null));
+  // Awaited below; not an unhandled rejection meanwhile.
+  for (const p of imageFacts) p?.catch(() => undefined);
+
+  const facts = await listGateServices(ctx.db, workspaceId, [...new Set(asks.map((a) => a.service))]);
   const factsBy = new Map(facts.map((f) => [f.name, f]));
   const [runsBy, eolOf] = await Promise.all([
     listGateRuns(ctx.db, workspaceId, facts.map((f) => f.id)),
-    (opts.settings ?? env.settings).refuseEol ? loadEolForRuns(ctx, facts) : () => null,
+    settings.refuseEol ? loadEolForRuns(ctx, facts) : () => null,
   ]);
   const previousIds = new Set(env.previous.map((e) => e.id));
   const previousName = env.previous.length > 0 ? env.previous.map((e) => e.name).join(" or ") : null;
-  const settings = opts.settings ?? env.settings;
 
-  return Promise.all(asks.map(async (ask): Promise<GateAnswer> => {
+  return Promise.all(asks.map(async (ask, i): Promise<GateAnswer> => {
     const f = factsBy.get(ask.service);
     const all: GateRunRow[] = f ? (runsBy.get(f.id) ?? []) : [];
     const rows = ask.container === undefined ? all.filter((r) => r.isMain) : all.filter((r) => r.container === ask.container);
-    const ref = ask.image === undefined ? null : parseImageRef(ask.image);
+    const ref = refs[i] ?? null;
     const serviceKey = f ? (f.repository ?? f.runningRepository) : null;
     const imageKey = ref?.key ?? null;
     const [serviceUp, imageUp] = await Promise.all([
-      serviceKey !== null && serviceKey !== imageKey ? getGateUpstream(ctx.db, workspaceId, serviceKey, null) : null,
-      imageKey !== null ? getGateUpstream(ctx.db, workspaceId, imageKey, ref?.digest ?? null) : null,
+      serviceKey !== null && serviceKey !== imageKey ? upstreamOf(serviceKey, null) : null,
+      imageFacts[i] ?? null,
     ]);
     const tagsOf = (key: string) => (key === imageKey ? (imageUp?.tags ?? null) : key === serviceKey ? (serviceUp?.tags ?? null) : null);
     const exact = rows.map((r) => ({ ...r, exact: exactVersionOf({ tag: r.tag, tagVersion: r.version, resolvedVersion: r.resolved }, tagsOf(r.repository)) }));

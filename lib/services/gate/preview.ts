@@ -4,7 +4,7 @@
 import { getGateUpstream } from "@/lib/db/queries/gate/get-gate-upstream";
 import { listGateEnvironments } from "@/lib/db/queries/gate/list-gate-environments";
 import { listGateRuns } from "@/lib/db/queries/gate/list-gate-runs";
-import { loadServiceFacts } from "@/lib/db/queries/services/list-service-facts";
+import { listGateServices } from "@/lib/db/queries/gate/list-gate-services";
 import { soakedMs, type GateReason } from "@/lib/domain/gate";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import { workspaceOf, type RequestCtx } from "../context";
@@ -23,7 +23,7 @@ export async function previewGate({ ctx, input }: { ctx: RequestCtx; input: { se
   const envs = await listGateEnvironments(ctx.db, workspaceId);
   const gated = envs.map((e) => gateEnvironmentOf(envs, e.name)!).filter((e) => e.settings.mode !== "off" && e.previous.length > 0);
   if (gated.length === 0) return [];
-  const [f] = await loadServiceFacts(ctx.db, workspaceId, [input.service]);
+  const [f] = await listGateServices(ctx.db, workspaceId, [input.service]);
   if (!f) return [];
   const key = f.repository ?? f.runningRepository;
   const [runsBy, upstream] = await Promise.all([listGateRuns(ctx.db, workspaceId, [f.id]), key ? getGateUpstream(ctx.db, workspaceId, key, null) : null]);
