@@ -16,9 +16,10 @@ export async function answerAdmission(req: Request, signed: string): Promise<Res
   try {
     const services = await getServerServices();
     const now = new Date();
+    // The body's own faults first (413, 415, 400), as on every route: they say nothing about the address.
+    const body = await readJsonBody(req, undefined);
     const where = await loadSignedAdmission({ ctx: { db: services.db }, input: { signed } });
     if (!where) return problemResponse("not_found", "Not found.");
-    const body = await readJsonBody(req, undefined);
     const parsed = admissionReviewSchema.safeParse(body);
     if (!parsed.success) throw new AppError("bad_request", "The body is not an admission.k8s.io/v1 AdmissionReview with a request.", { errors: zodErrors(parsed.error) });
     const review = parsed.data;
