@@ -365,6 +365,14 @@ describe("Kubernetes admission", () => {
     expect(staging).not.toBe(url);
   });
 
+  it("off: everything is admitted, and each decision is still kept", async () => {
+    const { url } = await admissionAddress("staging");
+    const before = await gateRows();
+    const res = await review(url, admissionReview(workloadObject("Deployment", "web", "shop", template("9.9.9"))));
+    expect(res.body.response).toEqual({ uid: expect.any(String), allowed: true });
+    expect(await gateRows()).toBe(before + 1);
+  });
+
   it("badges reset stops every webhook address", async () => {
     const { url } = await admissionAddress();
     const r = spawnSync(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "badges", "reset", "--workspace", ws.name, "--json"], {
