@@ -7,7 +7,7 @@ import { gateEnvironmentOf, judgeGate, recordGateAnswers } from "./judge";
 import { listGateEnvironments } from "@/lib/db/queries/gate/list-gate-environments";
 import type { RequestCtx } from "../context";
 
-// Kubernetes drops warnings longer than this, and shows at most a few dozen.
+// The API server may cut warnings longer than this before returning them to the user.
 const MAX_WARNING = 256;
 
 export async function reviewAdmission({ ctx, input }: {
