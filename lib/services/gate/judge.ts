@@ -9,7 +9,7 @@ import { listGateRuns, type GateRunRow } from "@/lib/db/queries/gate/list-gate-r
 import { recordGateDecisions, type GateDecisionEntry } from "@/lib/db/queries/gate/record-gate-decisions";
 import { listGateServices } from "@/lib/db/queries/gate/list-gate-services";
 import { AppError } from "@/lib/domain/errors";
-import { decideGate, gateSettingsOf, versionOfImage, type GateDecision, type GateRun, type GateSettings } from "@/lib/domain/gate";
+import { decideGate, gateSettingsOf, stepBefore, versionOfImage, type GateDecision, type GateRun, type GateSettings } from "@/lib/domain/gate";
 import { parseImageRef } from "@/lib/domain/image-ref";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import type { RequestCtx } from "../context";
@@ -23,12 +23,8 @@ export type GateEnvironment = { row: GateEnvironmentRow; settings: GateSettings;
 
 /** The environment by name with its settings and the environments right before it; null when unknown. */
 export function gateEnvironmentOf(envs: readonly GateEnvironmentRow[], name: string): GateEnvironment | null {
-  const row = envs.find((e) => e.name === name);
-  if (!row) return null;
-  // Environments sharing a position run side by side: the step before is every environment at the nearest lower position.
-  const lower = envs.filter((e) => e.position < row.position);
-  const top = lower.length > 0 ? Math.max(...lower.map((e) => e.position)) : null;
-  return { row, settings: gateSettingsOf(row.gate), previous: lower.filter((e) => e.position === top) };
+  const step = stepBefore(envs, name);
+  return step && { row: step.env, settings: gateSettingsOf(step.env.gate), previous: step.previous };
 }
 
 export async function readGateEnvironment(ctx: Pick<RequestCtx, "db">, workspaceId: string, name: string, pointer: string): Promise<GateEnvironment> {
