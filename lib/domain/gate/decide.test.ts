@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideGate, soakedMs, type GateEol, type GateQuestion, type GateRun } from "./decide";
 import { versionOfImage } from "./image-version";
-import { DEFAULT_GATE, gateSettingsOf, gateSettingsOut, mergeGateSettings, type GateSettings } from "./settings";
+import { DEFAULT_GATE, gateSettingsOf, gateSettingsOut, type GateSettings } from "./settings";
 
 const at = (s: string) => new Date(`2026-11-${s}Z`);
 const H = 3_600_000;
@@ -99,9 +99,13 @@ describe("gate settings", () => {
   it("defaults: off, 0s, refuse end of life, allow unknown", () => {
     expect(gateSettingsOut(gateSettingsOf(null))).toEqual({ mode: "off", soak: "0s", refuse_eol: true, unknown: "allow" });
   });
-  it("merges a change and keeps the rest", () => {
-    const merged = mergeGateSettings(gateSettingsOf({ mode: "audit", soak: "24h", refuse_eol: false }), { mode: "enforce", soak: "3d" });
-    expect(gateSettingsOut(merged)).toEqual({ mode: "enforce", soak: "3d", refuse_eol: false, unknown: "allow" });
-    expect(gateSettingsOut(mergeGateSettings(merged, { soak: "0s" })).soak).toBe("0s");
+  it.each<[string, unknown, object]>([
+    ["a stored document", { mode: "enforce", soak: "72h", refuse_eol: false, unknown: "refuse" }, { mode: "enforce", soak: "3d", refuse_eol: false, unknown: "refuse" }],
+    ["some fields", { mode: "audit", soak: "90m" }, { mode: "audit", soak: "90m", refuse_eol: true, unknown: "allow" }],
+    ["no soak written as 0", { soak: "0" }, { mode: "off", soak: "0s", refuse_eol: true, unknown: "allow" }],
+    ["zero seconds", { soak: "00s" }, { mode: "off", soak: "0s", refuse_eol: true, unknown: "allow" }],
+    ["unknown values take the defaults", { mode: "strict", unknown: 1, refuse_eol: "yes" }, { mode: "off", soak: "0s", refuse_eol: true, unknown: "allow" }],
+  ])("reads %s", (_, stored, expected) => {
+    expect(gateSettingsOut(gateSettingsOf(stored))).toEqual(expected);
   });
 });

@@ -1,6 +1,6 @@
 // An environment's gate settings: what may run there, decided from what ran in
-// the environment before it. Stored as one JSON document per environment;
-// absent fields take the defaults.
+// the environment before it. Stored as one JSON document per environment, into
+// which each change's fields are merged; absent fields take the defaults.
 import { formatDuration, parseDuration } from "../duration";
 
 export const GATE_MODES = ["off", "audit", "enforce"] as const;
@@ -20,21 +20,12 @@ export function gateSettingsOf(stored: unknown): GateSettings {
   const doc = stored !== null && typeof stored === "object" ? (stored as Record<string, unknown>) : {};
   const mode = GATE_MODES.find((m) => m === doc.mode) ?? DEFAULT_GATE.mode;
   const unknown = GATE_UNKNOWN.find((u) => u === doc.unknown) ?? DEFAULT_GATE.unknown;
-  const soakMs = typeof doc.soak === "string" ? (doc.soak === "0s" ? 0 : (parseDuration(doc.soak) ?? 0)) : DEFAULT_GATE.soakMs;
+  // `0s`, `0` and anything unreadable are no soak (parseDuration has no zero).
+  const soakMs = typeof doc.soak === "string" ? (parseDuration(doc.soak) ?? 0) : DEFAULT_GATE.soakMs;
   const refuseEol = typeof doc.refuse_eol === "boolean" ? doc.refuse_eol : DEFAULT_GATE.refuseEol;
   return { mode, soakMs, refuseEol, unknown };
 }
 
 export function gateSettingsOut(s: GateSettings): GateSettingsOut {
   return { mode: s.mode, soak: s.soakMs === 0 ? "0s" : formatDuration(s.soakMs), refuse_eol: s.refuseEol, unknown: s.unknown };
-}
-
-/** Settings with a partial change merged in; `soak` is a duration string (`0s` allowed). */
-export function mergeGateSettings(current: GateSettings, change: Partial<GateSettingsOut>): GateSettings {
-  return {
-    mode: change.mode ?? current.mode,
-    soakMs: change.soak === undefined ? current.soakMs : change.soak.trim() === "0" || /^0+[smhdw]$/.test(change.soak.trim()) ? 0 : (parseDuration(change.soak) ?? current.soakMs),
-    refuseEol: change.refuse_eol ?? current.refuseEol,
-    unknown: change.unknown ?? current.unknown,
-  };
 }

@@ -5,7 +5,6 @@ import { getEnvironment } from "@/lib/db/queries/environments/get-environment";
 import { updateEnvironment as writeEnvironment } from "@/lib/db/queries/environments/update-environment";
 import { updateEnvironmentGate } from "@/lib/db/queries/gate/update-environment-gate";
 import { AppError } from "@/lib/domain/errors";
-import { gateSettingsOf, gateSettingsOut, mergeGateSettings } from "@/lib/domain/gate";
 import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
 import type { updateEnvironmentSchema } from "./schemas";
 import { toEnvironmentOut, type EnvironmentOut } from "./to-out";
@@ -17,7 +16,7 @@ export async function updateEnvironment({ ctx, input: { name, gate, ...changes }
   const env = await getEnvironment(ctx.db, workspaceId, name);
   if (!env) throw new AppError("not_found", `Environment ${name} was not found.`);
   return ctx.db.$transaction(async (tx) => {
-    if (gate !== undefined) await updateEnvironmentGate(tx, env.id, gateSettingsOut(mergeGateSettings(gateSettingsOf(env.gate), gate)));
+    if (gate !== undefined) await updateEnvironmentGate(tx, env.id, gate);
     const updated = await writeEnvironment(tx, env.id, changes);
     await createAuditEntry(tx, { workspaceId, actor: actorLabel(ctx.actor), action: "environment.updated", subject: name, data: { ...changes, ...(gate ? { gate } : {}) } });
     return toEnvironmentOut(updated);
