@@ -25,9 +25,9 @@ export function proxy(req: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages, not the API, /metrics, static files, the badge and the calendar (which set their own policy) or prefetches.
+    // Pages, not the API, /metrics, static files, the badge, the calendar and the admission webhook (which set their own policy) or prefetches.
     {
-      source: "/((?!api/|api$|metrics$|_next/static|_next/image|favicon.ico|badge/|calendar/).*)",
+      source: "/((?!api/|api$|metrics$|_next/static|_next/image|favicon.ico|badge/|calendar/|admission/).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -22,6 +22,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { startRegistry, type TestRegistry } from "@/tests/support/registry";
+import { benchAdmission } from "./admission";
 import { benchApi } from "./api";
 import { benchCli } from "./cli";
 import { benchLabelPulls, benchSteadyChecks, runCheckCycle } from "./checks";
@@ -40,7 +41,7 @@ import { DEFAULT_TICK_DAYS, defaultRegistryCache, ENVIRONMENTS, MAX_WORKLOADS_PE
 import { benchVersions } from "./versions";
 
 const GLOBAL_SECTIONS = ["versions", "drift", "render", "cli"] as const;
-const FLEET_SECTIONS = ["seed", "checks", "evaluate", "api", "page", "intake"] as const;
+const FLEET_SECTIONS = ["seed", "checks", "evaluate", "api", "page", "intake", "admission"] as const;
 const OPT_IN_SECTIONS = ["drift-db", "insights", "matrix-page"] as const;
 const ALL = [...GLOBAL_SECTIONS, ...FLEET_SECTIONS, ...OPT_IN_SECTIONS] as string[];
 
@@ -233,6 +234,10 @@ async function main() {
             loaded = true;
             const cookie = await during("sign-in", () => signIn(fleet.baseUrl, `${ws.name}@bench.test`, "bench-password"));
             figures.push(...(await during("page", () => run("page (matrix, server render)", () => benchMatrixPage(fleet.baseUrl, cookie, durations.pageRuns), size))));
+          }
+          if (opts.only.has("admission")) {
+            loaded = true;
+            figures.push(...(await during("admission", () => run("admission (Kubernetes webhook reviews, 10 clients)", () => benchAdmission(fleet.baseUrl, ws, { requests: opts.quick ? 500 : 2_000, log }), size))));
           }
           if (opts.only.has("intake")) {
             loaded = true;

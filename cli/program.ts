@@ -23,6 +23,7 @@ export const COMMANDS: { name: string; summary: string; load: () => Promise<Regi
   { name: "service", summary: "services", load: remote },
   { name: "ack", summary: "acknowledge: silence a service's notifications until a version ships or a time passes", load: async () => [(await import("./commands/ack")).registerAckCommand] },
   { name: "updates", summary: "print what to upgrade, most urgent first, with the releases still waiting for min_release_age", load: insights },
+  { name: "gate", summary: "ask the promotion gate whether a version may run in an environment: exit 0 allowed, 1 refused, 2 usage", load: async () => [(await import("./commands/gate")).registerGateCommand] },
   { name: "promotions", summary: "print versions waiting for promotion to the next environment, longest waiting first", load: insights },
   { name: "delivery", summary: "print versions arrived per environment and median lead times, from what ran when", load: insights },
   { name: "backup", summary: "local: write a consistent backup of the whole database to <file> (works while the server runs)", load: backup },

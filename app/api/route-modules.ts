@@ -8,8 +8,10 @@ import * as agentReport from "./v1/agent/report/route";
 import * as calendar from "./v1/calendar/route";
 import * as delivery from "./v1/delivery/route";
 import * as drifts from "./v1/drifts/route";
+import * as environmentsNameAdmission from "./v1/environments/[name]/admission/route";
 import * as environmentsName from "./v1/environments/[name]/route";
 import * as environments from "./v1/environments/route";
+import * as gate from "./v1/gate/route";
 import * as history from "./v1/history/route";
 import * as matrix from "./v1/matrix/route";
 import * as notificationRulesIdDeliveries from "./v1/notification-rules/[id]/deliveries/route";
@@ -34,8 +36,10 @@ export const apiRouteModules = [
   calendar,
   delivery,
   drifts,
+  environmentsNameAdmission,
   environmentsName,
   environments,
+  gate,
   history,
   matrix,
   notificationRulesIdDeliveries,

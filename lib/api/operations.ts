@@ -6,6 +6,7 @@ import { driftOps } from "./ops/drift";
 import { badgesOps } from "./ops/badges";
 import { calendarOps } from "./ops/calendar";
 import { environmentsOps } from "./ops/environments";
+import { gateOps } from "./ops/gate";
 import { insightsOps } from "./ops/insights";
 import { metaOps } from "./ops/meta";
 import { runtimeOps } from "./ops/runtime";
@@ -24,6 +25,7 @@ export const ops = {
   ...insightsOps,
   ...badgesOps,
   ...calendarOps,
+  ...gateOps,
 };
 
 export type Ops = typeof ops;

@@ -72,7 +72,7 @@ function refusedBeforeNext(req: http.IncomingMessage, res: http.ServerResponse):
   }
   const pathname = target.split("?")[0]!;
   const api = pathname === "/api" || pathname.startsWith("/api/");
-  if (!api && pathname !== "/metrics") return false;
+  if (!api && pathname !== "/metrics" && !pathname.startsWith("/admission/")) return false;
   res.setHeader("content-security-policy", apiContentSecurityPolicy());
   if (!api) return false;
   const method = req.method ?? "GET";

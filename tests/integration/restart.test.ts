@@ -64,7 +64,7 @@ describe("embedded database lifecycle", () => {
     await new Promise((r) => first.once("exit", r));
     const second = await start(port);
     const list = await fetch(`http://127.0.0.1:${port}/api/v1/environments`, { headers: { authorization: `Bearer ${token}` } });
-    expect(await list.json()).toEqual({ items: [{ name: "prod", position: 1, production: true, targets: 0 }] });
+    expect(await list.json()).toEqual({ items: [{ name: "prod", position: 1, production: true, targets: 0, gate: { mode: "off", soak: "0s", refuse_eol: true, unknown: "allow" } }] });
 
     second.kill("SIGTERM");
     const code = await new Promise((r) => second.once("exit", r));

@@ -8,6 +8,7 @@ import { BadgesCard, BadgeStatePill } from "@/components/service/badges-card";
 import { AckList, DriftList } from "@/components/service/drift-list";
 import { PolicyForm, type PolicyView } from "@/components/service/policy-form";
 import { ReleasesList } from "@/components/service/releases-list";
+import { GateLines } from "@/components/service/gate-line";
 import { RunsTable } from "@/components/service/runs-table";
 import { VersionTimeline } from "@/components/service/timeline";
 import { UpstreamCard } from "@/components/service/upstream-card";
@@ -20,6 +21,7 @@ import type { DriftKind } from "@/lib/domain/policy";
 import { requirePageSession } from "@/lib/http/context";
 import { listBadgeAddresses } from "@/lib/services/badges/list-addresses";
 import { hasRole } from "@/lib/services/context";
+import { previewGate } from "@/lib/services/gate/preview";
 import { getServiceDetail, HISTORY_DAYS } from "@/lib/services/services/get-detail";
 import { getSourceLabelStatus } from "@/lib/services/upstream/source-label-status";
 import { getQuotaWait } from "@/lib/services/upstream/quota-wait";
@@ -71,6 +73,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
   const labelStatus = service.repository ? await getSourceLabelStatus({ ctx, repository: service.repository }) : null;
   const quotaWait = service.repository ? await getQuotaWait({ ctx, repository: service.repository }) : null;
   const waiting = await listWaitingReleasesOf({ ctx, input: { service: service.name } });
+  const gate = await previewGate({ ctx, input: { service: service.name } });
 
   return (
     <AppShell current="matrix" workspace={workspaceName} email={ctx.actor.email}>
@@ -99,6 +102,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
           <h2 id="runs-h">Where it runs</h2>
           {focus ? <p className="hint" data-testid="env-focus">At <a href={`#env-${focus}`}>{focus}</a>. <Link href={`/services/${encodeURIComponent(service.name)}`}>All environments</Link></p> : null}
           <RunsTable detail={detail} now={now} focus={focus} />
+          <GateLines previews={gate} />
         </section>
         <UpstreamCard detail={detail} now={now} canCheck={isMember} labelStatus={labelStatus} quotaWait={quotaWait} />
         <WaitingReleases items={waiting} showService={false} />

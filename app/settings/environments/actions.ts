@@ -5,6 +5,7 @@ import { AppError } from "@/lib/domain/errors";
 import { createEnvironment } from "@/lib/services/environments/create";
 import { listEnvironments } from "@/lib/services/environments/list";
 import { updateEnvironment } from "@/lib/services/environments/update";
+import { gateSettingsInput } from "@/lib/services/gate/schemas";
 import { redirectWithFlash, settingsAction, type ActionResult } from "../settings-action";
 
 const PATH = "/settings/environments";
@@ -62,5 +63,20 @@ export async function createEnvironmentAction(form: FormData): Promise<void> {
     if (!Number.isInteger(position) || position < 0 || position > 10_000) throw new AppError("invalid_input", "The position must be a whole number from 0 to 10000.");
     await createEnvironment({ ctx, input: { name, position, production: form.get("production") === "on" } });
     return `Created ${name}.`;
+  }));
+}
+
+/** Admins: the environment's promotion gate (mode, soak, end of life, unknown services and versions). */
+export async function setGateAction(form: FormData): Promise<void> {
+  const name = String(form.get("name") ?? "");
+  const input = {
+    mode: String(form.get("mode") ?? ""),
+    soak: String(form.get("soak") ?? "").trim() || "0s",
+    refuse_eol: form.get("refuse_eol") === "on",
+    unknown: String(form.get("unknown") ?? ""),
+  };
+  back(await settingsAction({ role: "admin", schema: gateSettingsInput, input }, async ({ ctx, input: gate }) => {
+    const out = await updateEnvironment({ ctx, input: { name, gate } });
+    return `The gate of ${name} is ${out.gate.mode}${out.gate.mode === "off" ? "" : `, soak ${out.gate.soak}`}.`;
   }));
 }

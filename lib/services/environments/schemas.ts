@@ -1,5 +1,6 @@
 // Environments as the API accepts and shows them.
 import { z } from "zod";
+import { gateSettingsInput, gateSettingsSchema } from "../gate/schemas";
 import { nameSchema, itemsOf } from "../schemas";
 
 export const environmentSchema = z
@@ -8,6 +9,7 @@ export const environmentSchema = z
     position: z.number().int(),
     production: z.boolean(),
     targets: z.number().int().meta({ description: "How many targets report into this environment" }),
+    gate: gateSettingsSchema,
   })
   .meta({ id: "Environment" });
 
@@ -26,6 +28,7 @@ export const updateEnvironmentSchema = z
   .object({
     position: z.number().int().min(0).max(10_000).optional(),
     production: z.boolean().optional(),
+    gate: gateSettingsInput.optional(),
   })
   .strict()
-  .meta({ id: "UpdateEnvironment" });
+  .meta({ id: "UpdateEnvironment", description: "`position` and `production` need the member role; `gate` needs admin" });

@@ -1,8 +1,9 @@
 // Prometheus metrics of one workspace, built per scrape in a registry of its
 // own: delivery (the same figures as /api/v1/delivery?window=30d), open
 // drift, upstream checks by registry host, agent report age, outbox depth.
-import { Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import { countActiveDriftsByKind } from "@/lib/db/queries/drifts/count-active-drifts-by-kind";
+import { listGateDecisionCounts } from "@/lib/db/queries/gate/list-gate-decision-counts";
 import { countPendingDeliveries } from "@/lib/db/queries/notifications/count-pending-deliveries";
 import { listReportingTargets } from "@/lib/db/queries/targets/list-reporting-targets";
 import { listUpstreamHostStats } from "@/lib/db/queries/upstream/list-upstream-host-stats";
@@ -23,10 +24,26 @@ export async function renderMetrics({ ctx }: { ctx: RequestCtx }): Promise<{ tex
   const workspaceId = workspaceOf(ctx.actor);
   // Report ages move with the clock: a shorter life than the other insights.
   // Upstream states turn stale by the clock too: then as well.
-  const { text, contentType } = await cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), {
-    validUntil: (r, at) => Math.min(at + METRICS_TTL_MS, r.upstreamStaleAt !== null && r.upstreamStaleAt > at ? r.upstreamStaleAt : Number.POSITIVE_INFINITY),
-  });
-  return { text, contentType };
+  const [{ text, contentType }, gate] = await Promise.all([
+    cachedInsight(ctx, `${workspaceId}:metrics`, () => buildMetrics(ctx, workspaceId), {
+      validUntil: (r, at) => Math.min(at + METRICS_TTL_MS, r.upstreamStaleAt !== null && r.upstreamStaleAt > at ? r.upstreamStaleAt : Number.POSITIVE_INFINITY),
+    }),
+    gateMetrics(ctx, workspaceId),
+  ]);
+  return { text: text + gate, contentType };
+}
+
+/**
+ * Gate decisions, read on every scrape rather than cached: counters are written by
+ * every admission review, and noting those writes would empty the insights caches on each.
+ */
+async function gateMetrics(ctx: RequestCtx, workspaceId: string): Promise<string> {
+  const counts = await listGateDecisionCounts(ctx.db, workspaceId);
+  if (counts.length === 0) return "";
+  const registry = new Registry();
+  const decisions = new Counter({ name: "driftwatch_gate_decisions_total", help: "Promotion gate decisions by environment: allowed, refused, or warned (allowed in audit mode with reasons)", labelNames: ["environment", "decision"], registers: [registry] });
+  for (const c of counts) decisions.inc({ environment: c.environment, decision: c.decision }, c.count);
+  return registry.metrics();
 }
 
 async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ text: string; contentType: string; upstreamStaleAt: number | null }> {

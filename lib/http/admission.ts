@@ -1,0 +1,45 @@
+// POST /admission/<signed>: the promotion gate as a Kubernetes validating
+// webhook. No sign-in: the signed address names the workspace and environment,
+// and any wrong part is the same bare 404. A review that is not one gets a 400
+// naming the field, never a 500: the API server then applies the webhook's failurePolicy.
+import { admissionResponse, admissionReviewSchema, admissionWorkload, AdmissionShapeError } from "@/lib/adapters/runtimes/kubernetes/admission";
+import { AppError, zodErrors } from "@/lib/domain/errors";
+import { getServerServices } from "@/lib/server/services";
+import { loadSignedAdmission } from "@/lib/services/gate/admission-address";
+import { reviewAdmission } from "@/lib/services/gate/review-admission";
+import { readJsonBody } from "./body";
+import { errorToResponse, problemResponse } from "./problem";
+
+const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" };
+
+export async function answerAdmission(req: Request, signed: string): Promise<Response> {
+  try {
+    const services = await getServerServices();
+    const now = new Date();
+    // The body's own faults first (413, 415, 400), as on every route: they say nothing about the address.
+    const body = await readJsonBody(req, undefined);
+    const where = await loadSignedAdmission({ ctx: { db: services.db }, input: { signed } });
+    if (!where) return problemResponse("not_found", "Not found.");
+    const parsed = admissionReviewSchema.safeParse(body);
+    if (!parsed.success) throw new AppError("bad_request", "The body is not an admission.k8s.io/v1 AdmissionReview with a request.", { errors: zodErrors(parsed.error) });
+    const review = parsed.data;
+    let workload;
+    try {
+      workload = admissionWorkload(review);
+    } catch (err) {
+      if (err instanceof AdmissionShapeError) throw new AppError("bad_request", err.message, { errors: [{ pointer: err.pointer, detail: err.message }] });
+      throw err;
+    }
+    const uid = review.request.uid;
+    if (workload.kind === "skipped") return Response.json(admissionResponse(uid, { allowed: true, message: null, warnings: [] }), { headers: JSON_HEADERS });
+    const ctx = { db: services.db, config: services.config, now, actor: { kind: "system" as const, workspaceId: where.workspaceId } };
+    const answer = await reviewAdmission({
+      ctx,
+      input: { workspaceId: where.workspaceId, environment: where.environment, images: workload.images, workload: `${workload.objectKind}/${workload.name}`, namespace: review.request.namespace ?? "" },
+    });
+    return Response.json(admissionResponse(uid, answer), { headers: JSON_HEADERS });
+  } catch (err) {
+    if (err instanceof AppError && err.code === "not_found") return problemResponse("not_found", "Not found.");
+    return errorToResponse(err);
+  }
+}

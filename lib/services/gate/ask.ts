@@ -1,0 +1,16 @@
+// May this version run in this environment now? Viewers may ask (a CI job
+// needs no write access); every answer is recorded in the audit log and counted.
+import type { z } from "zod";
+import { actorLabel, requireRole, workspaceOf, type RequestCtx } from "../context";
+import { judgeGate, readGateEnvironment, recordGateAnswers, type GateAnswer } from "./judge";
+import type { askGateSchema } from "./schemas";
+
+export async function askGate({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof askGateSchema> }): Promise<GateAnswer> {
+  requireRole(ctx.actor, "viewer");
+  const workspaceId = workspaceOf(ctx.actor);
+  const env = await readGateEnvironment(ctx, workspaceId, input.environment, "/environment");
+  const ask = { service: input.service, ...(input.image !== undefined ? { image: input.image } : { version: input.version! }) };
+  const [answer] = await judgeGate(ctx, workspaceId, env, [ask]);
+  await recordGateAnswers(ctx, workspaceId, env, actorLabel(ctx.actor), "api", [{ ...answer!, asked: input.image ?? input.version ?? "" }]);
+  return answer!;
+}
