@@ -2,6 +2,7 @@
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { DRIFT_LABEL } from "@/components/ui/drift";
+import { channelDefinition, isChannel } from "@/lib/adapters/channels";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listRules } from "@/lib/services/notification-rules/list";
@@ -12,7 +13,6 @@ import { TestSendButton } from "./test-send-button";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Notifications" };
 
-const CHANNEL = { webhook: "Webhook", slack: "Slack", email: "E-mail" } as const;
 const EVENT = { drift_detected: "drift detected", drift_resolved: "drift resolved", upgrade_plan: "weekly upgrade plan" } as const;
 
 function destination(config: Record<string, unknown>): string {
@@ -47,7 +47,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
                 <li key={r.id} className="card">
                   <div className="rule-head">
                     <h2>{r.name}</h2>
-                    <span className="pill neutral">{CHANNEL[r.channel]}</span>
+                    <span className="pill neutral">{isChannel(r.channel) ? channelDefinition(r.channel).label : r.channel}</span>
                     {r.enabled ? <span className="pill ok">on</span> : <span className="pill neutral">off</span>}
                     {r.allow_private ? <span className="pill warn">private destination allowed</span> : null}
                   </div>

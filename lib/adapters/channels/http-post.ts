@@ -9,6 +9,8 @@ import { scrubSecrets } from "./scrub";
 export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 
 export type GuardedPost = {
+  /** POST unless said otherwise (Matrix sends with PUT). */
+  method?: "POST" | "PUT" | undefined;
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -20,6 +22,8 @@ export type GuardedPost = {
   receiver: string;
   /** Values that must never appear in the returned error. */
   secrets: ReadonlyArray<string | undefined>;
+  /** A wait the receiver names in its answer's body rather than in Retry-After (Telegram, Discord). */
+  retryAfterFromBody?: ((body: string) => number | undefined) | undefined;
 };
 
 export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
@@ -42,7 +46,7 @@ export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
   try {
     response = await requestPinned({
       destination,
-      method: "POST",
+      method: req.method ?? "POST",
       headers: req.headers,
       body: req.body,
       timeoutMs: req.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
@@ -57,7 +61,11 @@ export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
     case "sent":
       return { ok: true };
     case "retryable":
-      return fail(true, `${req.receiver} at ${destination.url.host} answered ${status}.`, parseRetryAfter(response.headers["retry-after"], req.now));
+      return fail(
+        true,
+        `${req.receiver} at ${destination.url.host} answered ${status}.`,
+        parseRetryAfter(response.headers["retry-after"], req.now) ?? req.retryAfterFromBody?.(response.body),
+      );
     case "permanent":
       return fail(
         false,
