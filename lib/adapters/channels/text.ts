@@ -2,9 +2,9 @@
 import type { UpgradePlanItem } from "@/lib/domain/notifications/payloads";
 import { REASON_LABEL, safeHttpUrl, versionMove } from "@/lib/domain/notifications/wording";
 
-/** Backslash-escapes what Markdown (CommonMark, Discord's dialect) would read as formatting or a link. */
+/** Backslash-escapes what Markdown (CommonMark, Discord's dialect) would read inline as formatting or a link. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_~|[\]()<>#+\-.!{}])/g, "\\$1");
+  return text.replace(/([\\`*_~|[\]<>])/g, "\\$1");
 }
 
 /** `[label](url)`, or the escaped label when the URL is not http(s). */
