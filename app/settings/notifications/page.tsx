@@ -2,7 +2,7 @@
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { DRIFT_LABEL } from "@/components/ui/drift";
-import { channelDefinition, isChannel } from "@/lib/adapters/channels";
+import { CHANNELS, channelDefinition, isChannel } from "@/lib/adapters/channels";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listRules } from "@/lib/services/notification-rules/list";
@@ -16,7 +16,10 @@ export const metadata = { title: "Notifications" };
 const EVENT = { drift_detected: "drift detected", drift_resolved: "drift resolved", upgrade_plan: "weekly upgrade plan" } as const;
 
 function destination(config: Record<string, unknown>): string {
-  if (typeof config.url === "string") return config.url;
+  if (typeof config.url === "string") return typeof config.topic === "string" ? `${config.url} · ${config.topic}` : config.url;
+  if (typeof config.homeserver === "string") return `${config.homeserver} · ${String(config.room_id ?? "")}`;
+  if (typeof config.chat_id === "string") return `chat ${config.chat_id}`;
+  if (typeof config.routing_key === "string") return typeof config.events_url === "string" ? config.events_url : "PagerDuty Events API v2";
   if (Array.isArray(config.to)) return config.to.join(", ");
   return "—";
 }
@@ -83,7 +86,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
           )}
           <section className="card" aria-labelledby="add-rule-h">
             <h2 id="add-rule-h">Add a rule</h2>
-            <RuleForm canAllowPrivate={hasRole(ctx.actor, "admin")} />
+            <RuleForm canAllowPrivate={hasRole(ctx.actor, "admin")} channels={CHANNELS.map((id) => { const d = channelDefinition(id); return { id, label: d.label, help: d.help, fields: d.fields }; })} />
           </section>
         </>
       )}
