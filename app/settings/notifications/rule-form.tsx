@@ -82,7 +82,8 @@ export function RuleForm({ canAllowPrivate, channels }: { canAllowPrivate: boole
             <label key={ev.id}><input type="checkbox" name="events" value={ev.id} defaultChecked={has("events", ev.id)} /> {ev.label} <span className="hint">{ev.hint}</span></label>
           ))}
         </div>
-        <p className="hint">None ticked: drift detected and resolved.</p>
+        <p className="hint">None ticked: drift detected and resolved. PagerDuty carries drift events only.</p>
+        {err("events")}
       </fieldset>
       <fieldset>
         <legend>Only for</legend>
