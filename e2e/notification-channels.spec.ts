@@ -2,14 +2,16 @@
 // help; a Shoutrrr address is accepted, bad settings are shown at the field.
 // The Discord embed and Teams card the renderers produce are drawn as
 // previews (no Discord or Teams client here) and kept with their JSON.
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import driftFixture from "../tests/fixtures/channels/drift-detected.json";
-import planFixture from "../tests/fixtures/channels/upgrade-plan.json";
 import { renderDiscordMessage, type DiscordMessage } from "../lib/adapters/channels/discord/render";
 import { renderTeamsMessage, type TeamsMessage } from "../lib/adapters/channels/teams/render";
 import type { DriftEventPayload, UpgradePlanPayload } from "../lib/domain/notifications/payloads";
 import { shot, signIn } from "./support/owner";
+
+const fixture = (name: string): unknown => JSON.parse(readFileSync(`tests/fixtures/channels/${name}.json`, "utf8"));
+const driftFixture = fixture("drift-detected");
+const planFixture = fixture("upgrade-plan");
 
 const KINDS = ["Webhook (signed JSON)", "Slack incoming webhook", "E-mail", "Microsoft Teams (Workflows)", "Discord", "Telegram", "ntfy", "Gotify", "Matrix", "MQTT", "PagerDuty"];
 

@@ -75,3 +75,35 @@ export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
       );
   }
 }
+
+/** The delivery's context fields postGuarded needs. */
+type SendTiming = { now: Date; allowPrivate: boolean; resolve?: Resolve | undefined; timeoutMs?: number | undefined };
+
+/** A JSON body to a chat or incident API: the common headers, the delivery's guard and timing. */
+export function postJson(
+  ctx: SendTiming,
+  req: { url: string; body: unknown; receiver: string; secrets: ReadonlyArray<string | undefined>; method?: "POST" | "PUT"; headers?: Record<string, string>; retryAfterFromBody?: (body: string) => number | undefined },
+): Promise<DeliveryResult> {
+  return postGuarded({
+    method: req.method,
+    url: req.url,
+    headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch", ...req.headers },
+    body: JSON.stringify(req.body),
+    now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
+    receiver: req.receiver,
+    secrets: req.secrets,
+    retryAfterFromBody: req.retryAfterFromBody,
+  });
+}
+
+/** A wait named in a JSON answer (`pick` finds it), in seconds or milliseconds; undefined when absent. */
+export function jsonRetryAfter(pick: (json: Record<string, unknown>) => unknown, unit: "s" | "ms" = "s"): (body: string) => number | undefined {
+  return (body) => {
+    try {
+      const wait = pick(JSON.parse(body) as Record<string, unknown>);
+      return typeof wait === "number" && wait >= 0 ? Math.ceil(unit === "ms" ? wait / 1000 : wait) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}

@@ -2,21 +2,14 @@
 import { z } from "zod";
 import { defineChannel, maskUrl } from "../channel";
 import { httpUrl } from "../config";
-import { postGuarded } from "../http-post";
+import { jsonRetryAfter, postJson } from "../http-post";
 import { urlSecrets } from "../scrub";
 import { renderDiscordMessage } from "./render";
 
 export const discordConfigSchema = z.object({ url: httpUrl });
 
 /** Discord's 429 body: `{"retry_after": 1.5, …}` in seconds. */
-export function discordRetryAfter(body: string): number | undefined {
-  try {
-    const wait = (JSON.parse(body) as { retry_after?: unknown }).retry_after;
-    return typeof wait === "number" && wait >= 0 ? Math.ceil(wait) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const discordRetryAfter = jsonRetryAfter((j) => j.retry_after);
 
 export const discordChannel = defineChannel({
   label: "Discord",
@@ -37,13 +30,5 @@ export const discordChannel = defineChannel({
   secrets: (c) => (typeof c.url === "string" ? urlSecrets(c.url) : []),
   destinations: (c) => [{ pointer: "/config/url", url: c.url }],
   send: (ctx) =>
-    postGuarded({
-      url: ctx.config.url,
-      headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch" },
-      body: JSON.stringify(renderDiscordMessage(ctx.payload)),
-      now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
-      receiver: "Discord",
-      secrets: urlSecrets(ctx.config.url),
-      retryAfterFromBody: discordRetryAfter,
-    }),
+    postJson(ctx, { url: ctx.config.url, body: renderDiscordMessage(ctx.payload), receiver: "Discord", secrets: urlSecrets(ctx.config.url), retryAfterFromBody: discordRetryAfter }),
 });

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineChannel, MASK, maskPassword, str } from "../channel";
 import { httpUrl, secretString } from "../config";
-import { postGuarded } from "../http-post";
+import { postJson } from "../http-post";
 import { renderGotifyMessage } from "./render";
 
 export const gotifyConfigSchema = z.object({
@@ -45,12 +45,5 @@ export const gotifyChannel = defineChannel({
   secrets: (c) => str(c.token),
   destinations: (c) => [{ pointer: "/config/url", url: c.url }],
   send: (ctx) =>
-    postGuarded({
-      url: gotifyMessageUrl(ctx.config.url),
-      headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch", "X-Gotify-Key": ctx.config.token },
-      body: JSON.stringify(renderGotifyMessage(ctx.payload)),
-      now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
-      receiver: "Gotify",
-      secrets: [ctx.config.token],
-    }),
+    postJson(ctx, { url: gotifyMessageUrl(ctx.config.url), headers: { "X-Gotify-Key": ctx.config.token }, body: renderGotifyMessage(ctx.payload), receiver: "Gotify", secrets: [ctx.config.token] }),
 });

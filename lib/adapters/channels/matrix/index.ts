@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineChannel, MASK, maskPassword, shown, str } from "../channel";
 import { httpUrl, secretString } from "../config";
-import { postGuarded } from "../http-post";
+import { jsonRetryAfter, postJson } from "../http-post";
 import { renderMatrixMessage } from "./render";
 
 export const matrixConfigSchema = z.object({
@@ -25,14 +25,7 @@ export function matrixSendUrl(homeserver: string, roomId: string, txnId: string)
 }
 
 /** Matrix's 429 body: `{"errcode":"M_LIMIT_EXCEEDED","retry_after_ms":2000}`. */
-export function matrixRetryAfter(body: string): number | undefined {
-  try {
-    const ms = (JSON.parse(body) as { retry_after_ms?: unknown }).retry_after_ms;
-    return typeof ms === "number" && ms >= 0 ? Math.ceil(ms / 1000) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const matrixRetryAfter = jsonRetryAfter((j) => j.retry_after_ms, "ms");
 
 export const matrixChannel = defineChannel({
   label: "Matrix",
@@ -60,12 +53,11 @@ export const matrixChannel = defineChannel({
   secrets: (c) => str(c.access_token),
   destinations: (c) => [{ pointer: "/config/homeserver", url: c.homeserver }],
   send: (ctx) =>
-    postGuarded({
+    postJson(ctx, {
       method: "PUT",
       url: matrixSendUrl(ctx.config.homeserver, ctx.config.room_id, matrixTransactionId(ctx.deliveryId)),
-      headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch", Authorization: `Bearer ${ctx.config.access_token}` },
-      body: JSON.stringify(renderMatrixMessage(ctx.payload)),
-      now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
+      headers: { Authorization: `Bearer ${ctx.config.access_token}` },
+      body: renderMatrixMessage(ctx.payload),
       receiver: "Matrix",
       secrets: [ctx.config.access_token],
       retryAfterFromBody: matrixRetryAfter,

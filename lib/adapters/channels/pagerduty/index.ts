@@ -4,7 +4,7 @@ import { z } from "zod";
 import { isDriftEvent } from "@/lib/domain/notifications/payloads";
 import { defineChannel, MASK, shown, str } from "../channel";
 import { httpUrl } from "../config";
-import { postGuarded } from "../http-post";
+import { postJson } from "../http-post";
 import { renderPagerDutyEvent } from "./render";
 
 export const PAGERDUTY_EVENTS_URL = "https://events.pagerduty.com/v2/enqueue";
@@ -32,13 +32,6 @@ export const pagerDutyChannel = defineChannel({
   destinations: (c) => [{ pointer: c.events_url ? "/config/events_url" : "/config/routing_key", url: c.events_url ?? PAGERDUTY_EVENTS_URL }],
   send: async (ctx) => {
     if (!isDriftEvent(ctx.payload)) return { ok: false, retryable: false, error: "PagerDuty carries drift events only." };
-    return postGuarded({
-      url: ctx.config.events_url ?? PAGERDUTY_EVENTS_URL,
-      headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch" },
-      body: JSON.stringify(renderPagerDutyEvent(ctx.payload, ctx.config.routing_key)),
-      now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
-      receiver: "PagerDuty",
-      secrets: [ctx.config.routing_key],
-    });
+    return postJson(ctx, { url: ctx.config.events_url ?? PAGERDUTY_EVENTS_URL, body: renderPagerDutyEvent(ctx.payload, ctx.config.routing_key), receiver: "PagerDuty", secrets: [ctx.config.routing_key] });
   },
 });

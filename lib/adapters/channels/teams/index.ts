@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineChannel, maskUrl } from "../channel";
 import { httpUrl } from "../config";
-import { postGuarded } from "../http-post";
+import { postJson } from "../http-post";
 import { urlSecrets } from "../scrub";
 import { renderTeamsMessage } from "./render";
 
@@ -29,13 +29,5 @@ export const teamsChannel = defineChannel({
   mask: (c) => ({ url: maskUrl(c.url) }),
   secrets: (c) => (typeof c.url === "string" ? urlSecrets(c.url) : []),
   destinations: (c) => [{ pointer: "/config/url", url: c.url }],
-  send: (ctx) =>
-    postGuarded({
-      url: ctx.config.url,
-      headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch" },
-      body: JSON.stringify(renderTeamsMessage(ctx.payload)),
-      now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
-      receiver: "Teams",
-      secrets: urlSecrets(ctx.config.url),
-    }),
+  send: (ctx) => postJson(ctx, { url: ctx.config.url, body: renderTeamsMessage(ctx.payload), receiver: "Teams", secrets: urlSecrets(ctx.config.url) }),
 });

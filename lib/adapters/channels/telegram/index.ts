@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineChannel, MASK, shown, str } from "../channel";
 import { httpUrl } from "../config";
-import { postGuarded } from "../http-post";
+import { jsonRetryAfter, postJson } from "../http-post";
 import { renderTelegramMessage } from "./render";
 
 export const TELEGRAM_API_URL = "https://api.telegram.org";
@@ -18,14 +18,7 @@ export const telegramConfigSchema = z.object({
 export type TelegramConfig = z.infer<typeof telegramConfigSchema>;
 
 /** Telegram's 429 body: `{"ok":false,"parameters":{"retry_after":5}}`. */
-export function telegramRetryAfter(body: string): number | undefined {
-  try {
-    const wait = (JSON.parse(body) as { parameters?: { retry_after?: unknown } }).parameters?.retry_after;
-    return typeof wait === "number" && wait >= 0 ? Math.ceil(wait) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const telegramRetryAfter = jsonRetryAfter((j) => (j.parameters as { retry_after?: unknown } | undefined)?.retry_after);
 
 export const telegramChannel = defineChannel({
   label: "Telegram",
@@ -52,11 +45,9 @@ export const telegramChannel = defineChannel({
   secrets: (c) => str(c.token),
   destinations: (c) => [{ pointer: c.api_url ? "/config/api_url" : "/config/token", url: c.api_url ?? TELEGRAM_API_URL }],
   send: (ctx) =>
-    postGuarded({
+    postJson(ctx, {
       url: `${(ctx.config.api_url ?? TELEGRAM_API_URL).replace(/\/+$/, "")}/bot${ctx.config.token}/sendMessage`,
-      headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch" },
-      body: JSON.stringify(renderTelegramMessage(ctx.payload, ctx.config.chat_id)),
-      now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
+      body: renderTelegramMessage(ctx.payload, ctx.config.chat_id),
       receiver: "Telegram",
       secrets: [ctx.config.token],
       retryAfterFromBody: telegramRetryAfter,
