@@ -18,38 +18,39 @@ const KINDS = ["Webhook (signed JSON)", "Slack incoming webhook", "E-mail", "Mic
 test("every channel kind is offered with its fields; Shoutrrr addresses work and bad input shows at the field", async ({ page }) => {
   await signIn(page);
   await page.goto("/settings/notifications");
-  const channel = page.getByLabel("Channel");
+  const channel = page.getByLabel("Channel", { exact: true });
   await expect(channel.locator("option")).toHaveText(KINDS);
 
   await channel.selectOption("matrix");
-  await expect(page.getByLabel("Homeserver")).toBeVisible();
-  await expect(page.getByLabel("Room id")).toBeVisible();
-  await expect(page.getByLabel("Access token")).toHaveAttribute("type", "password");
-  await expect(page.getByLabel("Bot token")).toBeHidden();
+  await expect(page.getByLabel("Homeserver", { exact: true })).toBeVisible();
+  await expect(page.getByLabel("Room id", { exact: true })).toBeVisible();
+  await expect(page.getByLabel("Access token", { exact: true })).toHaveAttribute("type", "password");
+  await expect(page.getByLabel("Bot token", { exact: true })).toBeHidden();
 
   // A wrong scheme: 422 from the service, shown at the field, nothing stored.
-  await page.getByLabel("Name").fill("Home Assistant");
+  await page.getByLabel("Name", { exact: true }).fill("Home Assistant");
   await channel.selectOption("mqtt");
-  await page.getByLabel("Broker").fill("http://homeassistant.example.com");
-  await page.getByLabel("Topic").fill("driftwatch/events");
+  await page.getByLabel("Broker", { exact: true }).fill("http://homeassistant.example.com");
+  await page.getByLabel("Topic", { exact: true }).fill("driftwatch/events");
   await page.getByRole("button", { name: "Add rule" }).click();
-  await expect(page.getByText("must be an mqtt:// or mqtts:// address")).toBeVisible();
+  await expect(page.locator("#nr-mqtt-url-err")).toHaveText("must be an mqtt:// or mqtts:// address");
+  await expect(page.getByText("must be an mqtt:// or mqtts:// address")).toHaveCount(1);
   await expect(page.locator("ul.rules-list")).toHaveCount(0);
 
-  await page.getByLabel("Broker").fill("mqtts://ha:broker-pass@homeassistant.example.com:8883");
-  await page.getByLabel("Retain").check();
+  await page.getByLabel("Broker", { exact: true }).fill("mqtts://ha:broker-pass@homeassistant.example.com:8883");
+  await page.getByLabel("Retain", { exact: true }).check();
   await page.getByRole("button", { name: "Add rule" }).click();
   await expect(page.getByText("Rule “Home Assistant” created.")).toBeVisible();
 
-  await page.getByLabel("Name").fill("Ops on Discord");
+  await page.getByLabel("Name", { exact: true }).fill("Ops on Discord");
   await channel.selectOption("discord");
-  await page.getByLabel("Webhook URL").last().fill("discord://W3dE2OZz4C13_e2eSecretToken@693853386302554172");
+  await page.getByLabel("Webhook URL", { exact: true }).last().fill("discord://W3dE2OZz4C13_e2eSecretToken@693853386302554172");
   await page.getByRole("button", { name: "Add rule" }).click();
   await expect(page.getByText("Rule “Ops on Discord” created.")).toBeVisible();
 
-  await page.getByLabel("Name").fill("On call");
+  await page.getByLabel("Name", { exact: true }).fill("On call");
   await channel.selectOption("pagerduty");
-  await page.getByLabel("Integration key").fill("R0123456789abcdef0123456789ABCDE");
+  await page.getByLabel("Integration key", { exact: true }).fill("R0123456789abcdef0123456789ABCDE");
   await page.getByRole("button", { name: "Add rule" }).click();
   await expect(page.getByText("Rule “On call” created.")).toBeVisible();
 
@@ -60,7 +61,7 @@ test("every channel kind is offered with its fields; Shoutrrr addresses work and
   const html = await page.content();
   for (const secret of ["broker-pass", "e2eSecretToken", "R0123456789abcdef0123456789ABCDE"]) expect(html).not.toContain(secret);
 
-  await page.getByLabel("Name").fill("");
+  await page.getByLabel("Name", { exact: true }).fill("");
   await channel.selectOption("telegram");
   await page.screenshot({ path: shot("settings-notifications-channels"), fullPage: true });
 });

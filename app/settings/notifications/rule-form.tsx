@@ -38,7 +38,8 @@ export function RuleForm({ canAllowPrivate, channels }: { canAllowPrivate: boole
         </div>
         <div className={e.channel ? "field invalid" : "field"}>
           <label htmlFor="nr-channel">Channel</label>
-          <select id="nr-channel" name="channel" defaultValue={str("channel", "webhook")} {...aria("channel")}>
+          {/* Keyed by the answer: React resets a form after its action, and a select keeps only the default it mounted with. */}
+          <select key={state.at ?? "initial"} id="nr-channel" name="channel" defaultValue={str("channel", "webhook")} {...aria("channel")}>
             {channels.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
           </select>
           {err("channel")}
@@ -50,6 +51,8 @@ export function RuleForm({ canAllowPrivate, channels }: { canAllowPrivate: boole
         <div key={c.id} className="fields channel-fields" data-channel={c.id}>
           {c.fields.map((f) => {
             const id = `nr-${c.id}-${f.name}`;
+            // Only the channel that was sent carries the answer's field errors.
+            const fieldError = c.id === str("channel") ? e[f.name] : undefined;
             const name = `${c.id}.${f.name}`;
             const label = f.optional ? `${f.label} (optional)` : f.label;
             if (f.type === "checkbox") {
@@ -59,16 +62,16 @@ export function RuleForm({ canAllowPrivate, channels }: { canAllowPrivate: boole
             }
             const masked = f.secret && f.name !== "url";
             return (
-              <div key={f.name} className={e[f.name] ? "field invalid" : "field"}>
+              <div key={f.name} className={fieldError ? "field invalid" : "field"}>
                 <label htmlFor={id}>{label}</label>
                 <input
                   id={id} name={name} className={masked ? undefined : "mono"} spellCheck={false}
                   {...(masked ? { type: "password", autoComplete: "off" } : { defaultValue: str(name) })}
                   placeholder={f.placeholder}
-                  {...(e[f.name] ? { "aria-invalid": true as const, "aria-describedby": `${id}-err` } : {})}
+                  {...(fieldError ? { "aria-invalid": true as const, "aria-describedby": `${id}-err` } : {})}
                 />
                 <p className="hint">{f.help}</p>
-                {e[f.name] ? <p className="field-error" id={`${id}-err`}>{e[f.name]}</p> : null}
+                {fieldError ? <p className="field-error" id={`${id}-err`}>{fieldError}</p> : null}
               </div>
             );
           })}
