@@ -74,6 +74,8 @@ export async function sendMqtt(ctx: SendContext<MqttConfig>): Promise<DeliveryRe
   } finally {
     clearTimeout(timer);
     client.removeAllListeners("close");
+    // A late socket error while closing must not become an unhandled 'error' event.
+    client.on("error", () => undefined);
     await client.endAsync().catch(() => undefined);
   }
 }
