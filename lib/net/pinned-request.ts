@@ -8,7 +8,7 @@ import type { CheckedDestination } from "./destination";
 
 export type PinnedRequest = {
   destination: CheckedDestination;
-  method: "POST" | "GET";
+  method: "POST" | "PUT" | "GET";
   headers: Record<string, string>;
   body?: string;
   /** Covers connecting, sending and reading the answer. */

@@ -448,13 +448,13 @@ describe("drift inputs agree with the matrix's read models", () => {
     await report(ws, "staging", "docker@s1", names.map((n, i) => workload(n, `1.${i + 1}.0`, ago(10 * DAY), 80 + i)));
     await report(ws, "production", "docker@p1", names.map((n, i) => workload(n, `1.${i}.0`, ago(20 * DAY), 90 + i)));
     const db = testDb();
-    // Everything but the ids and the instant of announcement (each evaluation's own clock).
+    // Everything but the ids (the event's and the drift's) and the instant of announcement (each evaluation's own clock).
     const recordOf = (d: { serviceId: string; environmentId: string; targetId: string | null; kind: string; state: string; running: string | null; expected: string | null; openedAt: Date; active: boolean | null }) =>
       [d.serviceId, d.environmentId, d.targetId, d.kind, d.state, d.running, d.expected, d.openedAt.toISOString(), d.active].join("|");
     const written = async () => ({
       drifts: (await db.drift.findMany({ where: { workspaceId: ws.id } })).map(recordOf).sort(),
       events: (await eventsOf(ws)).map((e) => {
-        const { id: _id, occurred_at: _at, announced_at: _announced, ...rest } = e.payload as Record<string, unknown>;
+        const { id: _id, drift_id: _drift, occurred_at: _at, announced_at: _announced, ...rest } = e.payload as Record<string, unknown>;
         return JSON.stringify([e.type, e.routedAt, rest]);
       }).sort(),
     });

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { channelSecrets } from "@/lib/adapters/channels";
 import { createDb } from "@/lib/db/client";
 import { HTPASSWD_USER, startRegistry } from "../support/registry";
 import { recordSecret, RUN_DIR_ENV, SECRETS_FILE } from "../support/secrets";
@@ -96,12 +97,18 @@ export default async function setup(project: TestProject) {
 async function recordStoredSecrets(databaseUrl: string, runDir: string) {
   const db = createDb(databaseUrl, { max: 1 });
   try {
-    const rows = await db.$queryRawUnsafe<{ config: unknown }[]>("SELECT config FROM notification_rules");
+    const rows = await db.$queryRawUnsafe<{ channel: string; config: unknown }[]>("SELECT channel, config FROM notification_rules");
     const lines: string[] = [];
-    for (const { config } of rows) {
+    for (const { channel, config } of rows) {
       const c = (config ?? {}) as { secret?: unknown; headers?: Record<string, unknown>; url?: unknown };
-      if (typeof c.secret === "string") lines.push(JSON.stringify({ kind: "webhook secret", value: c.secret }));
-      for (const v of Object.values(c.headers ?? {})) if (typeof v === "string") lines.push(JSON.stringify({ kind: "webhook header", value: v }));
+      if (channel === "webhook") {
+        // A generic webhook's address is not a secret (the tests' receivers are named in logs); its secret and headers are.
+        if (typeof c.secret === "string") lines.push(JSON.stringify({ kind: "webhook secret", value: c.secret }));
+        for (const v of Object.values(c.headers ?? {})) if (typeof v === "string") lines.push(JSON.stringify({ kind: "webhook header", value: v }));
+        continue;
+      }
+      // Every other kind's secrets by its own rule: tokens, routing keys, passwords, addresses that carry a token.
+      for (const value of channelSecrets(channel, config)) lines.push(JSON.stringify({ kind: `${channel} secret`, value }));
     }
     if (lines.length) await appendFile(path.join(runDir, SECRETS_FILE), lines.join("\n") + "\n");
   } finally {

@@ -2,6 +2,7 @@
 // Notification rules through the same services as the API: create, switch on
 // or off, delete, and a test send straight to the destination.
 import { revalidatePath } from "next/cache";
+import { channelDefinition, isChannel } from "@/lib/adapters/channels";
 import { createRule } from "@/lib/services/notification-rules/create";
 import { deleteRule } from "@/lib/services/notification-rules/delete";
 import { createRuleSchema } from "@/lib/services/notification-rules/schemas";
@@ -18,11 +19,21 @@ const list = (raw: string) => raw.split(/[\n,]/).map((s) => s.trim()).filter(Boo
 export async function createRuleAction(_prev: RuleFormState, form: FormData): Promise<RuleFormState> {
   const get = (k: string) => String(form.get(k) ?? "").trim();
   const channel = get("channel");
+  const fields = isChannel(channel) ? channelDefinition(channel).fields : [];
   const values: Record<string, string | string[]> = {
-    name: get("name"), channel, url: get("url"), secret: "", to: get("to"), services: get("services"), environments: get("environments"), teams: get("teams"),
+    name: get("name"), channel, services: get("services"), environments: get("environments"), teams: get("teams"),
     events: form.getAll("events").map(String), kinds: form.getAll("kinds").map(String),
+    // Secrets are never sent back to the browser, even to refill the form.
+    ...Object.fromEntries(fields.filter((f) => !f.secret || f.name === "url").map((f) => [`${channel}.${f.name}`, get(`${channel}.${f.name}`)])),
   };
-  const config = channel === "email" ? { to: list(get("to")) } : channel === "webhook" ? { url: get("url"), secret: get("secret") } : { url: get("url") };
+  const config: Record<string, unknown> = {};
+  for (const f of fields) {
+    const raw = get(`${channel}.${f.name}`);
+    if (f.type === "checkbox") {
+      if (raw === "on") config[f.name] = true;
+    } else if (f.type === "list") config[f.name] = list(raw);
+    else if (raw !== "" || !f.optional) config[f.name] = raw;
+  }
   const input = {
     name: get("name"), channel, config,
     events: values.events, kinds: values.kinds,

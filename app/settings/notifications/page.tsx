@@ -2,6 +2,7 @@
 import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { SettingsFrame } from "@/components/settings/settings-frame";
 import { DRIFT_LABEL } from "@/components/ui/drift";
+import { CHANNELS, channelDefinition, isChannel } from "@/lib/adapters/channels";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listRules } from "@/lib/services/notification-rules/list";
@@ -12,11 +13,13 @@ import { TestSendButton } from "./test-send-button";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Notifications" };
 
-const CHANNEL = { webhook: "Webhook", slack: "Slack", email: "E-mail" } as const;
 const EVENT = { drift_detected: "drift detected", drift_resolved: "drift resolved", upgrade_plan: "weekly upgrade plan" } as const;
 
 function destination(config: Record<string, unknown>): string {
-  if (typeof config.url === "string") return config.url;
+  if (typeof config.url === "string") return typeof config.topic === "string" ? `${config.url} · ${config.topic}` : config.url;
+  if (typeof config.homeserver === "string") return `${config.homeserver} · ${String(config.room_id ?? "")}`;
+  if (typeof config.chat_id === "string") return `chat ${config.chat_id}`;
+  if (typeof config.routing_key === "string") return typeof config.events_url === "string" ? config.events_url : "PagerDuty Events API v2";
   if (Array.isArray(config.to)) return config.to.join(", ");
   return "—";
 }
@@ -47,7 +50,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
                 <li key={r.id} className="card">
                   <div className="rule-head">
                     <h2>{r.name}</h2>
-                    <span className="pill neutral">{CHANNEL[r.channel]}</span>
+                    <span className="pill neutral">{isChannel(r.channel) ? channelDefinition(r.channel).label : r.channel}</span>
                     {r.enabled ? <span className="pill ok">on</span> : <span className="pill neutral">off</span>}
                     {r.allow_private ? <span className="pill warn">private destination allowed</span> : null}
                   </div>
@@ -83,7 +86,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
           )}
           <section className="card" aria-labelledby="add-rule-h">
             <h2 id="add-rule-h">Add a rule</h2>
-            <RuleForm canAllowPrivate={hasRole(ctx.actor, "admin")} />
+            <RuleForm canAllowPrivate={hasRole(ctx.actor, "admin")} channels={CHANNELS.map((id) => { const d = channelDefinition(id); return { id, label: d.label, help: d.help, fields: d.fields }; })} />
           </section>
         </>
       )}

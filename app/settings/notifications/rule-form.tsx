@@ -1,8 +1,10 @@
 "use client";
-// A new notification rule. The channel decides which settings apply; CSS
-// (:has) hides the others, so the form also works without JavaScript.
+// A new notification rule. The channel decides which settings apply (its
+// fields and help come from the channel table); CSS (:has) hides the
+// others, so the form also works without JavaScript.
 import { useActionState } from "react";
 import { DRIFT_KIND_LIST, DRIFT_LABEL } from "@/components/ui/drift";
+import type { ChannelField } from "@/lib/adapters/channels/channel";
 import { createRuleAction, type RuleFormState } from "./actions";
 
 const EVENTS = [
@@ -11,7 +13,10 @@ const EVENTS = [
   { id: "upgrade_plan", label: "Weekly upgrade plan", hint: "the updates list, every Monday" },
 ];
 
-export function RuleForm({ canAllowPrivate }: { canAllowPrivate: boolean }) {
+/** A channel as the form offers it (from the channel table, read on the server). */
+export type ChannelChoice = { id: string; label: string; help: string; fields: readonly ChannelField[] };
+
+export function RuleForm({ canAllowPrivate, channels }: { canAllowPrivate: boolean; channels: readonly ChannelChoice[] }) {
   const [state, action, pending] = useActionState<RuleFormState, FormData>(createRuleAction, { status: "idle" });
   const e = state.errors ?? {};
   const v = state.status === "error" ? (state.values ?? {}) : {};
@@ -33,30 +38,46 @@ export function RuleForm({ canAllowPrivate }: { canAllowPrivate: boolean }) {
         </div>
         <div className={e.channel ? "field invalid" : "field"}>
           <label htmlFor="nr-channel">Channel</label>
-          <select id="nr-channel" name="channel" defaultValue={str("channel", "webhook")} {...aria("channel")}>
-            <option value="webhook">Webhook (signed JSON)</option>
-            <option value="slack">Slack incoming webhook</option>
-            <option value="email">E-mail</option>
+          {/* Keyed by the answer: React resets a form after its action, and a select keeps only the default it mounted with. */}
+          <select key={state.at ?? "initial"} id="nr-channel" name="channel" defaultValue={str("channel", "webhook")} {...aria("channel")}>
+            {channels.map((c) => <option key={c.id} value={c.id}>{c.label}</option>)}
           </select>
           {err("channel")}
         </div>
-        <div className={e.url ? "field invalid only-url" : "field only-url"}>
-          <label htmlFor="nr-url">URL</label>
-          <input id="nr-url" name="url" className="mono" spellCheck={false} defaultValue={str("url")} placeholder="https://hooks.example.com/driftwatch" {...aria("url")} />
-          {err("url")}
-        </div>
-        <div className={e.secret ? "field invalid only-webhook" : "field only-webhook"}>
-          <label htmlFor="nr-secret">Signing secret</label>
-          <input id="nr-secret" name="secret" type="password" autoComplete="off" minLength={16} {...aria("secret")} />
-          <p className="hint">At least 16 characters; signs X-Driftwatch-Signature. Never shown again.</p>
-          {err("secret")}
-        </div>
-        <div className={e.to ? "field invalid only-email" : "field only-email"}>
-          <label htmlFor="nr-to">Send to</label>
-          <input id="nr-to" name="to" defaultValue={str("to")} placeholder="oncall@example.com, team@example.com" {...aria("to")} />
-          {err("to")}
-        </div>
       </div>
+      {/* Only the chosen channel's fields show: one CSS rule per channel, so this works without JavaScript too. */}
+      <style>{channels.map((c) => `.rule-form:has(select[name="channel"] option[value="${c.id}"]:checked) .channel-fields:not([data-channel="${c.id}"])`).join(",\n")}{" { display: none; }"}</style>
+      {channels.map((c) => (
+        <div key={c.id} className="fields channel-fields" data-channel={c.id}>
+          {c.fields.map((f) => {
+            const id = `nr-${c.id}-${f.name}`;
+            // Only the channel that was sent carries the answer's field errors.
+            const fieldError = c.id === str("channel") ? e[f.name] : undefined;
+            const name = `${c.id}.${f.name}`;
+            const label = f.optional ? `${f.label} (optional)` : f.label;
+            if (f.type === "checkbox") {
+              return (
+                <label key={f.name} className="check-inline"><input type="checkbox" name={name} defaultChecked={str(name) === "on"} /> {label} <span className="hint">{f.help}</span></label>
+              );
+            }
+            const masked = f.secret && f.name !== "url";
+            return (
+              <div key={f.name} className={fieldError ? "field invalid" : "field"}>
+                <label htmlFor={id}>{label}</label>
+                <input
+                  id={id} name={name} className={masked ? undefined : "mono"} spellCheck={false}
+                  {...(masked ? { type: "password", autoComplete: "off" } : { defaultValue: str(name) })}
+                  placeholder={f.placeholder}
+                  {...(fieldError ? { "aria-invalid": true as const, "aria-describedby": `${id}-err` } : {})}
+                />
+                <p className="hint">{f.help}</p>
+                {fieldError ? <p className="field-error" id={`${id}-err`}>{fieldError}</p> : null}
+              </div>
+            );
+          })}
+          <p className="hint channel-help">{c.help}</p>
+        </div>
+      ))}
       <fieldset>
         <legend>Events</legend>
         <div className="checks">
@@ -64,7 +85,8 @@ export function RuleForm({ canAllowPrivate }: { canAllowPrivate: boolean }) {
             <label key={ev.id}><input type="checkbox" name="events" value={ev.id} defaultChecked={has("events", ev.id)} /> {ev.label} <span className="hint">{ev.hint}</span></label>
           ))}
         </div>
-        <p className="hint">None ticked: drift detected and resolved.</p>
+        <p className="hint">None ticked: drift detected and resolved. PagerDuty carries drift events only.</p>
+        {err("events")}
       </fieldset>
       <fieldset>
         <legend>Only for</legend>

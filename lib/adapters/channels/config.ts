@@ -1,12 +1,10 @@
-// Per-channel settings of a notification rule, as stored and as accepted from
-// the API. The destination guard (lib/net/destination) runs again at send time.
+// Settings pieces shared by the channels, and the settings of the first
+// three (webhook, Slack, e-mail). The destination guard (lib/net/destination)
+// runs again at send time.
 import { z } from "zod";
 import { checkHeaderName } from "@/lib/net/destination";
 
-export const CHANNELS = ["webhook", "slack", "email"] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-const httpUrl = z
+export const httpUrl = z
   .string()
   .max(2048)
   // The URL parser drops CR, LF and tabs silently; refuse them (and any control character or space) instead of storing them.
@@ -50,13 +48,9 @@ export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 export type SlackConfig = z.infer<typeof slackConfigSchema>;
 export type EmailConfig = z.infer<typeof emailConfigSchema>;
 
-export const CHANNEL_CONFIG_SCHEMAS = {
-  webhook: webhookConfigSchema,
-  slack: slackConfigSchema,
-  email: emailConfigSchema,
-} as const satisfies Record<Channel, z.ZodType>;
-
-export type ChannelConfig<C extends Channel> = z.infer<(typeof CHANNEL_CONFIG_SCHEMAS)[C]>;
+/** A secret written into settings: a token, a key, a password. */
+export const secretString = (max = 512) =>
+  z.string().min(1).max(max).refine((v) => !/[\u0000-\u0020\u007f]/.test(v), { message: "must not contain spaces or control characters" });
 
 /** Issues as `path: message`, never echoing the values (a URL or secret may be among them). */
 export function describeConfigIssues(error: z.ZodError): string {

@@ -9,6 +9,8 @@ import { scrubSecrets } from "./scrub";
 export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 
 export type GuardedPost = {
+  /** POST unless said otherwise (Matrix sends with PUT). */
+  method?: "POST" | "PUT" | undefined;
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -20,6 +22,8 @@ export type GuardedPost = {
   receiver: string;
   /** Values that must never appear in the returned error. */
   secrets: ReadonlyArray<string | undefined>;
+  /** A wait the receiver names in its answer's body rather than in Retry-After (Telegram, Discord). */
+  retryAfterFromBody?: ((body: string) => number | undefined) | undefined;
 };
 
 export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
@@ -42,7 +46,7 @@ export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
   try {
     response = await requestPinned({
       destination,
-      method: "POST",
+      method: req.method ?? "POST",
       headers: req.headers,
       body: req.body,
       timeoutMs: req.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS,
@@ -57,7 +61,11 @@ export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
     case "sent":
       return { ok: true };
     case "retryable":
-      return fail(true, `${req.receiver} at ${destination.url.host} answered ${status}.`, parseRetryAfter(response.headers["retry-after"], req.now));
+      return fail(
+        true,
+        `${req.receiver} at ${destination.url.host} answered ${status}.`,
+        parseRetryAfter(response.headers["retry-after"], req.now) ?? req.retryAfterFromBody?.(response.body),
+      );
     case "permanent":
       return fail(
         false,
@@ -66,4 +74,36 @@ export async function postGuarded(req: GuardedPost): Promise<DeliveryResult> {
           : `${req.receiver} at ${destination.url.host} answered ${status}.`,
       );
   }
+}
+
+/** The delivery's context fields postGuarded needs. */
+type SendTiming = { now: Date; allowPrivate: boolean; resolve?: Resolve | undefined; timeoutMs?: number | undefined };
+
+/** A JSON body to a chat or incident API: the common headers, the delivery's guard and timing. */
+export function postJson(
+  ctx: SendTiming,
+  req: { url: string; body: unknown; receiver: string; secrets: ReadonlyArray<string | undefined>; method?: "POST" | "PUT"; headers?: Record<string, string>; retryAfterFromBody?: (body: string) => number | undefined },
+): Promise<DeliveryResult> {
+  return postGuarded({
+    method: req.method,
+    url: req.url,
+    headers: { "Content-Type": "application/json", "User-Agent": "Driftwatch", ...req.headers },
+    body: JSON.stringify(req.body),
+    now: ctx.now, allowPrivate: ctx.allowPrivate, resolve: ctx.resolve, timeoutMs: ctx.timeoutMs,
+    receiver: req.receiver,
+    secrets: req.secrets,
+    retryAfterFromBody: req.retryAfterFromBody,
+  });
+}
+
+/** A wait named in a JSON answer (`pick` finds it), in seconds or milliseconds; undefined when absent. */
+export function jsonRetryAfter(pick: (json: Record<string, unknown>) => unknown, unit: "s" | "ms" = "s"): (body: string) => number | undefined {
+  return (body) => {
+    try {
+      const wait = pick(JSON.parse(body) as Record<string, unknown>);
+      return typeof wait === "number" && wait >= 0 ? Math.ceil(unit === "ms" ? wait / 1000 : wait) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }

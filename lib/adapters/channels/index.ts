@@ -1,23 +1,25 @@
-// Notification channels behind one entry point, chosen by an exhaustive
-// switch. sendNotification never throws for a failed delivery: it returns
+// Notification channels behind one entry point, looked up in the channel
+// table. sendNotification never throws for a failed delivery: it returns
 // whether to retry, and an error text that is safe to store and show.
 import type { DeliveryResult } from "@/lib/domain/notifications/retry";
 import type { NotificationPayload } from "@/lib/domain/notifications/payloads";
 import type { Resolve } from "@/lib/net/destination";
-import { CHANNEL_CONFIG_SCHEMAS, describeConfigIssues, type Channel } from "./config";
-import { sendEmail } from "./email/send";
+import { describeConfigIssues } from "./config";
 import { scrubSecrets, urlSecrets } from "./scrub";
-import { sendSlack } from "./slack/send";
-import { sendWebhook } from "./webhook/send";
+import { channelDefinition, isChannel, type Channel } from "./table";
 
-export { CHANNELS, CHANNEL_CONFIG_SCHEMAS, webhookConfigSchema, slackConfigSchema, emailConfigSchema } from "./config";
-export type { Channel, ChannelConfig, WebhookConfig, SlackConfig, EmailConfig } from "./config";
+export { CHANNELS, CHANNEL_TABLE, channelDefinition, isChannel, type Channel } from "./table";
+export { parseChannelSettings, channelCarries, channelResolvesIncidents, type SettingsProblem } from "./settings";
+export type { ChannelField, ChannelDestination } from "./channel";
+export { webhookConfigSchema, slackConfigSchema, emailConfigSchema } from "./config";
+export type { WebhookConfig, SlackConfig, EmailConfig } from "./config";
 export { verifyWebhookSignature, signWebhookBody } from "./webhook/signature";
 export { parseSmtpUrl, DEFAULT_FROM, type SmtpSettings } from "./email/smtp-url";
 export type { DeliveryResult } from "@/lib/domain/notifications/retry";
 
 export type SendNotificationInput = {
-  channel: Channel;
+  /** A kind of the channel table; anything else is refused (rows keep the kind as text). */
+  channel: Channel | (string & {});
   /** The rule's channel settings as stored; parsed here. */
   config: unknown;
   payload: NotificationPayload;
@@ -40,28 +42,13 @@ function invalid(error: string): DeliveryResult {
 
 export async function sendNotification(input: SendNotificationInput): Promise<DeliveryResult> {
   if (!/^[A-Za-z0-9._:-]{1,200}$/.test(input.deliveryId)) return invalid("The delivery id must be 1–200 letters, digits, '.', '_', ':' or '-'.");
+  if (!isChannel(input.channel)) return invalid(`Unknown channel ${String(input.channel).slice(0, 40)}.`);
+  const def = channelDefinition(input.channel);
   try {
-    switch (input.channel) {
-      case "webhook": {
-        const config = CHANNEL_CONFIG_SCHEMAS.webhook.safeParse(input.config);
-        if (!config.success) return invalid(`Invalid webhook settings: ${describeConfigIssues(config.error)}`);
-        return await sendWebhook({ ...input, config: config.data });
-      }
-      case "slack": {
-        const config = CHANNEL_CONFIG_SCHEMAS.slack.safeParse(input.config);
-        if (!config.success) return invalid(`Invalid Slack settings: ${describeConfigIssues(config.error)}`);
-        return await sendSlack({ ...input, config: config.data });
-      }
-      case "email": {
-        const config = CHANNEL_CONFIG_SCHEMAS.email.safeParse(input.config);
-        if (!config.success) return invalid(`Invalid e-mail settings: ${describeConfigIssues(config.error)}`);
-        return await sendEmail({ ...input, config: config.data, from: input.emailFrom });
-      }
-      default: {
-        const never: never = input.channel;
-        return invalid(`Unknown channel ${String(never)}.`);
-      }
-    }
+    if (def.events && !def.events.includes(input.payload.event)) return invalid(`${def.noun} does not carry ${input.payload.event} notifications.`);
+    const config = def.schema.safeParse(input.config);
+    if (!config.success) return invalid(`Invalid ${def.noun} settings: ${describeConfigIssues(config.error)}`);
+    return await def.send({ ...input, config: config.data });
   } catch (error) {
     // A bug, not a delivery failure: keep the outbox moving and the text safe.
     const text = error instanceof Error ? error.message : String(error);
@@ -69,16 +56,12 @@ export async function sendNotification(input: SendNotificationInput): Promise<De
   }
 }
 
+/** Every secret in a rule's stored settings (and the SMTP address), for scrubbing. */
+export function channelSecrets(channel: string, config: unknown): string[] {
+  const c = config && typeof config === "object" ? (config as Record<string, unknown>) : {};
+  return isChannel(channel) ? channelDefinition(channel).secrets(c) : [];
+}
+
 function secretsOf(input: SendNotificationInput): string[] {
-  const out: string[] = [];
-  if (input.smtpUrl) out.push(...urlSecrets(input.smtpUrl));
-  const config = input.config as Record<string, unknown> | null;
-  if (config && typeof config === "object") {
-    if (typeof config.secret === "string") out.push(config.secret);
-    if (typeof config.url === "string") out.push(...urlSecrets(config.url));
-    if (config.headers && typeof config.headers === "object") {
-      for (const v of Object.values(config.headers)) if (typeof v === "string") out.push(v);
-    }
-  }
-  return out;
+  return [...(input.smtpUrl ? urlSecrets(input.smtpUrl) : []), ...channelSecrets(input.channel, input.config)];
 }

@@ -30,3 +30,18 @@ export function urlSecrets(raw: string): string[] {
     return [raw];
   }
 }
+
+/** The password in an address, as written and decoded: for addresses whose other parts are no secret. */
+export function urlPasswords(raw: string): string[] {
+  try {
+    const { password } = new URL(raw);
+    if (!password) return [];
+    try {
+      return [password, decodeURIComponent(password)];
+    } catch {
+      return [password];
+    }
+  } catch {
+    return [];
+  }
+}

@@ -6,3 +6,4 @@ export * from "./retry";
 export { renderWebhookBody } from "./render-webhook";
 export { renderSlackMessage, escapeSlack, slackLink, type SlackMessage, type SlackBlock } from "./render-slack";
 export { renderEmail, escapeHtml, type RenderedEmail } from "./render-email";
+export { urgencyOf, type Urgency } from "./urgency";

@@ -18,6 +18,8 @@ export type DriftEventPayload = {
   event: DriftEvent;
   /** The event id: the same event delivered twice has the same id. */
   id: string;
+  /** The drift's id, shared by its detected and resolved events (absent in events stored before it was added). */
+  drift_id?: string;
   occurred_at: string;
   workspace: string;
   service: string;
@@ -84,6 +86,8 @@ export type DriftEventInput = {
   workspace: string;
   baseUrl: string;
   drift: {
+    /** Absent for a sample (test send). */
+    id?: string | undefined;
     service: string;
     team: string | null;
     environment: string;
@@ -102,6 +106,7 @@ export function buildDriftEventPayload(input: DriftEventInput): DriftEventPayloa
   return {
     event: input.event,
     id: input.eventId,
+    ...(drift.id === undefined ? {} : { drift_id: drift.id }),
     occurred_at: rfc3339(input.occurredAt),
     workspace: input.workspace,
     service: drift.service,

@@ -162,7 +162,7 @@ function eventRow(event: DriftEvent, input: PersistInput, lookup: Lookup): Event
     workspace: names.workspace,
     baseUrl: names.baseUrl,
     drift: {
-      service: service.name, team: service.team, environment, kind: event.kind, state,
+      id: driftId, service: service.name, team: service.team, environment, kind: event.kind, state,
       running: event.running, expected: event.expected, openedAt: event.openedAt, announcedAt,
       resolvedAt: isDetected ? null : (lookup.resolvedAt.get(driftId) ?? now),
     },

@@ -13,7 +13,7 @@ export async function createRule({ ctx, input }: { ctx: RequestCtx; input: z.inf
   const workspaceId = workspaceOf(ctx.actor);
   const allowPrivate = input.allow_private ?? false;
   requireAdminFor(ctx, allowPrivate);
-  const config = validateConfig(ctx, input.channel, input.config, allowPrivate);
+  const config = validateConfig(ctx, input.channel, input.config, allowPrivate, input.events ?? []);
   const filters = ruleFilterSchema.parse(input);
   const row = await ctx.db.$transaction(async (tx) => {
     const created = await insertRule(tx, {

@@ -13,3 +13,20 @@ describe("maskConfig", () => {
     expect(maskConfig(channel, config)).toEqual(shown);
   });
 });
+
+describe("maskConfig for the chat, push and incident channels", () => {
+  it.each([
+    ["teams", { url: "https://prod-12.westeurope.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?sig=SECRET" }, { url: "https://prod-12.westeurope.logic.azure.com/***" }],
+    ["discord", { url: "https://discord.com/api/webhooks/1/TOKEN" }, { url: "https://discord.com/***" }],
+    ["telegram", { token: "1:AAAAAAAAAAAAAAAAAAAAAAAA", chat_id: "-100", api_url: "https://tg.example.com" }, { token: "********", chat_id: "-100", api_url: "https://tg.example.com" }],
+    ["ntfy", { url: "https://ntfy.sh/secret-topic", token: "tk_x" }, { url: "https://ntfy.sh/***", token: "********" }],
+    ["ntfy", { url: "https://ntfy.example.com/t", username: "phil", password: "pw" }, { url: "https://ntfy.example.com/***", username: "phil", password: "********" }],
+    ["gotify", { url: "https://gotify.example.com/sub", token: "AzyoeNS" }, { url: "https://gotify.example.com/sub", token: "********" }],
+    ["matrix", { homeserver: "https://matrix.example.org", room_id: "!a:example.org", access_token: "syt_x" }, { homeserver: "https://matrix.example.org/", room_id: "!a:example.org", access_token: "********" }],
+    ["mqtt", { url: "mqtts://ha:s3cret@broker.example.com:8883", topic: "dw/events", retain: true }, { url: "mqtts://ha:***@broker.example.com:8883", topic: "dw/events", retain: true }],
+    ["mqtt", { url: "mqtt://broker.example.com", topic: "dw" }, { url: "mqtt://broker.example.com", topic: "dw" }],
+    ["pagerduty", { routing_key: "R0123456789abcdef0123456789ABCDE" }, { routing_key: "********" }],
+  ] as const)("%s %j is shown as %j", (channel, config, shown) => {
+    expect(maskConfig(channel, config)).toEqual(shown);
+  });
+});

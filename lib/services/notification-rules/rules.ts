@@ -4,11 +4,13 @@
 //   - `allow_private: true` (loopback and private-network destinations) is an
 //     admin's choice, and so is any change to, or removal of, a rule that has it;
 //   - e-mail rules need DRIFTWATCH_SMTP_URL on the server.
-// Settings are validated with the channel's schema and the destination guard;
-// secrets are write-only and come back masked.
+// Settings are validated with the channel's schema (a Shoutrrr address is
+// read into it) and the destination guard; secrets are write-only and come
+// back masked.
 import { getNotificationRule } from "@/lib/db/queries/notification-rules/get-notification-rule";
 import type { z } from "zod";
-import { CHANNEL_CONFIG_SCHEMAS, type Channel } from "@/lib/adapters/channels";
+import { channelCarries, channelDefinition, isChannel, parseChannelSettings, type Channel } from "@/lib/adapters/channels";
+import type { NotificationEvent } from "@/lib/domain/notifications/payloads";
 import { AppError } from "@/lib/domain/errors";
 import { parseDestination } from "@/lib/net/destination";
 import { hasRole, workspaceOf, type RequestCtx } from "../context";
@@ -19,7 +21,8 @@ export type RuleOut = z.infer<typeof ruleSchema>;
 export type RuleRow = {
   id: string;
   name: string;
-  channel: Channel;
+  /** A kind of the channel table (stored as text). */
+  channel: string;
   config: unknown;
   events: string[];
   kinds: string[];
@@ -31,43 +34,18 @@ export type RuleRow = {
   createdAt: Date;
 };
 
-const MASK = "********";
-
-/** `https://hooks.example.com/***`: enough to recognise the destination, nothing that may be a secret. */
-function maskUrl(raw: unknown): string {
-  if (typeof raw !== "string") return MASK;
-  try {
-    const url = new URL(raw);
-    const hasMore = url.pathname.length > 1 || url.search !== "";
-    return `${url.origin}${hasMore ? "/***" : "/"}`;
-  } catch {
-    return MASK;
-  }
-}
-
-export function maskConfig(channel: Channel, config: unknown): Record<string, unknown> {
-  const c = (config ?? {}) as Record<string, unknown>;
-  switch (channel) {
-    case "webhook": {
-      const headers = (c.headers ?? null) as Record<string, unknown> | null;
-      return {
-        url: maskUrl(c.url),
-        secret: MASK,
-        ...(headers ? { headers: Object.fromEntries(Object.keys(headers).map((k) => [k, MASK])) } : {}),
-      };
-    }
-    case "slack":
-      return { url: maskUrl(c.url) };
-    case "email":
-      return { to: Array.isArray(c.to) ? c.to : [] };
-  }
+/** The settings with every secret masked, by the channel's own rule. */
+export function maskConfig(channel: string, config: unknown): Record<string, unknown> {
+  const c = config && typeof config === "object" ? (config as Record<string, unknown>) : {};
+  // A kind this version does not know shows nothing: it cannot tell which values are secret.
+  return isChannel(channel) ? channelDefinition(channel).mask(c) : {};
 }
 
 export function toRuleOut(row: RuleRow): RuleOut {
   return {
     id: row.id,
     name: row.name,
-    channel: row.channel,
+    channel: row.channel as Channel,
     config: maskConfig(row.channel, row.config),
     events: row.events as RuleOut["events"],
     kinds: row.kinds as RuleOut["kinds"],
@@ -80,21 +58,31 @@ export function toRuleOut(row: RuleRow): RuleOut {
   };
 }
 
-/** The channel settings, parsed, with the destination checked without DNS (it is checked again at send time). */
-export function validateConfig(ctx: RequestCtx, channel: Channel, config: unknown, allowPrivate: boolean): Record<string, unknown> {
-  const parsed = CHANNEL_CONFIG_SCHEMAS[channel].safeParse(config);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((i) => ({ pointer: `/config${i.path.map((p) => `/${String(p)}`).join("")}`, detail: i.message }));
-    throw new AppError("invalid_input", `The ${channel} settings are invalid.`, { errors });
+/**
+ * The channel settings, parsed (a Shoutrrr address becomes the channel's own settings), with every
+ * destination checked without DNS (it is checked again at send time), and the events the channel can carry.
+ */
+export function validateConfig(ctx: RequestCtx, channel: Channel, config: unknown, allowPrivate: boolean, events: readonly string[] = []): Record<string, unknown> {
+  const parsed = parseChannelSettings(channel, config);
+  if (!parsed.ok) {
+    throw new AppError("invalid_input", `The ${channel} settings are invalid.`, { errors: parsed.problems });
   }
-  const data = parsed.data as Record<string, unknown>;
-  if (channel === "email" && !ctx.config.smtpUrl) {
+  const def = channelDefinition(channel);
+  if (def.needsSmtp && !ctx.config.smtpUrl) {
     throw new AppError("invalid_input", "E-mail notifications need DRIFTWATCH_SMTP_URL on the server.", {
       errors: [{ pointer: "/channel", detail: "e-mail is not configured on this server (DRIFTWATCH_SMTP_URL)" }],
     });
   }
-  if (typeof data.url === "string") parseDestination(data.url, { allowPrivate, pointer: "/config/url" });
-  return data;
+  const refused = events.filter((e) => !channelCarries(channel, e as NotificationEvent));
+  if (refused.length > 0) {
+    throw new AppError("invalid_input", `A ${channel} rule cannot carry ${refused.join(", ")}.`, {
+      errors: [{ pointer: "/events", detail: `${channel} carries ${(def.events ?? []).join(" and ")} only` }],
+    });
+  }
+  for (const d of def.destinations(parsed.settings)) {
+    parseDestination(d.url, { allowPrivate, pointer: d.pointer, schemes: d.schemes, allowCredentials: d.allowCredentials });
+  }
+  return parsed.settings;
 }
 
 export function requireAdminFor(ctx: RequestCtx, allowPrivate: boolean): void {

@@ -1,6 +1,6 @@
 // Notification rules as the API accepts and shows them, and a test send's outcome.
 import { z } from "zod";
-import { CHANNELS } from "@/lib/adapters/channels/config";
+import { CHANNELS } from "@/lib/adapters/channels/table";
 import { NOTIFICATION_EVENTS } from "@/lib/domain/notifications/payloads";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { itemsOf, timestamp } from "../schemas";
@@ -14,7 +14,7 @@ const ruleFields = {
   channel: z.enum(CHANNELS),
   config: z.record(z.string(), z.unknown()).meta({
     description:
-      "webhook: {url, secret (16+ characters, signs X-Driftwatch-Signature), headers?}; slack: {url}; email: {to: [addresses]}. Secrets are never shown again.",
+      "webhook: {url, secret (16+ characters, signs X-Driftwatch-Signature), headers?}; slack: {url}; email: {to: [addresses]}; teams: {url} (a Workflows webhook); discord: {url}; telegram: {token, chat_id, api_url?}; ntfy: {url (server and topic), token? | username?+password?}; gotify: {url, token}; matrix: {homeserver, room_id, access_token}; mqtt: {url (mqtt:// or mqtts://), topic, retain?}; pagerduty: {routing_key, events_url?}. discord, telegram, ntfy, gotify, teams and matrix also take {url} as a Shoutrrr address (discord://token@id, telegram://token@telegram?chats=…, …). Secrets are never shown again.",
   }),
   events: z.array(z.enum(NOTIFICATION_EVENTS)).max(NOTIFICATION_EVENTS.length).meta({ description: "Empty: drift_detected and drift_resolved" }),
   kinds: z.array(driftKind).max(DRIFT_KINDS.length),

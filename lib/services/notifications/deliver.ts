@@ -20,7 +20,7 @@ import { leaseDueDeliveries as leaseDeliveries, type LeasedDelivery } from "@/li
 import { listEventPayloads } from "@/lib/db/queries/notifications/list-event-payloads";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { sendNotification, type Channel, type DeliveryResult, type SendNotificationInput } from "@/lib/adapters/channels";
+import { sendNotification, type DeliveryResult, type SendNotificationInput } from "@/lib/adapters/channels";
 import { payloadForRule, planNextAttempt, type NotificationPayload } from "@/lib/domain/notifications";
 import type { Resolve } from "@/lib/net/destination";
 
@@ -105,7 +105,7 @@ export async function deliverDue({ ctx, input: opts = {} }: { ctx: DeliverCtx; i
   return total;
 }
 
-type RuleRow = { channel: Channel; config: unknown; allowPrivate: boolean; enabled: boolean; events: string[]; kinds: string[]; services: string[]; environments: string[]; teams: string[] };
+type RuleRow = { channel: string; config: unknown; allowPrivate: boolean; enabled: boolean; events: string[]; kinds: string[]; services: string[]; environments: string[]; teams: string[] };
 
 async function deliverOne(deps: DeliverDeps, d: Leased, rule: RuleRow | undefined, payload: NotificationPayload | undefined): Promise<"sent" | "retried" | "failed"> {
   const now = deps.now();
