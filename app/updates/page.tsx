@@ -8,14 +8,18 @@ import { FlashMessage, readFlash } from "@/components/settings/flash";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FilterForm } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
+import { QuietBanner } from "@/components/ui/quiet-banner";
 import { RegistryBanner } from "@/components/ui/registry-banner";
+import { quietNotesByCell } from "@/components/matrix/cell-text";
 import { countUpdatesByReason, groupedUpdatesChecklist, groupUpdateLines, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listEnvironments } from "@/lib/services/environments/list";
 import { listUpdates } from "@/lib/services/insights/updates";
 import { listWaitingReleasesOf } from "@/lib/services/insights/waiting-releases";
+import { getMatrix } from "@/lib/services/matrix/get";
 import { listTeams } from "@/lib/services/matrix/list-teams";
+import { listQuietTargets } from "@/lib/services/targets/list-quiet";
 import { listFailingRegistries } from "@/lib/services/upstream/failing-registries";
 import { putOffAction, undoPutOffAction } from "./actions";
 
@@ -35,13 +39,18 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const env = one(sp.env).slice(0, 100);
   const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
   const grouped = one(sp.group) === "service";
-  const [updates, teams, envs, failing, waiting] = await Promise.all([
+  const [updates, teams, envs, failing, waiting, quiet, matrix] = await Promise.all([
     listUpdates({ ctx, input: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
     listTeams({ ctx }),
     listEnvironments({ ctx }),
     listFailingRegistries({ ctx }),
     listWaitingReleasesOf({ ctx, input: team ? { team } : {} }),
+    listQuietTargets({ ctx }),
+    getMatrix({ ctx, input: {} }),
   ]);
+  // A line whose versions come from quiet targets says so: they may no longer run.
+  const quietNotes = quiet.targets.length ? quietNotesByCell(matrix.services, ctx.now) : new Map<string, string>();
+  const quietOf = (l: { service: string; environment: string }) => quietNotes.get(`${l.service}\0${l.environment}`) ?? null;
   const asLines = (ls: typeof updates.items) => ls.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null }));
   const counts = countUpdatesByReason(updates.items);
   // A tile counts every line that has its reason, so its filter shows those same lines.
@@ -83,6 +92,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
       </div>
       <FlashMessage flash={flash} />
       <RegistryBanner registries={failing} />
+      <QuietBanner targets={quiet.targets} quietAfterMs={quiet.quietAfterMs} now={now} />
       <nav className="tiles" aria-label="Filter by urgency">
         <Link href={href({ reason: null })} className="tile" aria-current={reason === null ? "true" : undefined}>
           <span className="tile-n">{updates.items.length}</span>
@@ -135,7 +145,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
             <table className="data updates">
               <caption className="sr">Updates{reason ? `: ${REASON_LABEL[reason]}` : ""}, most urgent first</caption>
               <thead><tr><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Move</th><th scope="col">Why</th><th scope="col">Open for</th>{canAct ? <th scope="col">Put off</th> : null}</tr></thead>
-              <tbody>{pageLines.map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} />)}</tbody>
+              <tbody>{pageLines.map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} quiet={quietOf(l)} />)}</tbody>
             </table>
           </form>
         )}
@@ -153,7 +163,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
             <table className="data updates acked" data-testid="acknowledged">
               <caption className="sr">Put off</caption>
               <thead><tr><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Move</th><th scope="col">Why</th><th scope="col">Put off</th>{canAct ? <th scope="col"><span className="sr">Undo</span></th> : null}</tr></thead>
-              <tbody>{updates.acknowledged.slice(0, PAGE).map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} acknowledged />)}</tbody>
+              <tbody>{updates.acknowledged.slice(0, PAGE).map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} acknowledged quiet={quietOf(l)} />)}</tbody>
             </table>
           </form>
         )}
