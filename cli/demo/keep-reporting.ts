@@ -1,12 +1,16 @@
 // While `driftwatch demo` runs, its targets keep reporting, as agents would:
-// every minute each sends its last report again with a new `observed_at`. The
+// every minute (or a third of the quiet delay) each sends its last report again
+// with a new `observed_at`. The
 // workloads are the ones planned when the workspace was filled (same `since`),
 // so the server takes it as the same report and only notes the target as seen.
 import { DEMO_SERVICES, demoImageDigest, demoReportsFor, type DemoPlanInput } from "@/lib/domain/demo/plan";
 import { DEMO_TARGETS } from "@/lib/domain/demo/dataset";
 import type { DemoRegistry } from "./registry";
 
-export const KEEP_REPORTING_EVERY_MS = 60_000;
+/** As an agent reports; more often when the quiet delay is shorter, so the targets never turn quiet. */
+export function keepReportingEvery(quietAfterMs: number): number {
+  return Math.max(1_000, Math.min(60_000, Math.floor(quietAfterMs / 3)));
+}
 
 type KeepReportingInput = {
   baseUrl: string;
@@ -16,6 +20,7 @@ type KeepReportingInput = {
   recordedTags: boolean;
   /** When the workspace was filled (ms); null for a workspace filled by an earlier version. */
   plannedAt: number | null;
+  quietAfterMs: number;
   log: (line: string) => void;
 };
 
@@ -58,7 +63,7 @@ export async function startKeepReporting(input: KeepReportingInput): Promise<{ s
     failing = bad !== undefined;
   };
   await send();
-  const timer = setInterval(() => void send(), KEEP_REPORTING_EVERY_MS);
+  const timer = setInterval(() => void send(), keepReportingEvery(input.quietAfterMs));
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

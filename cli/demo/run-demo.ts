@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { loadConfig } from "@/lib/config";
 import { freePort } from "@/lib/db/free-port";
 import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SERVICES, DEMO_WORKSPACE, RECORDED_HOST } from "@/lib/domain/demo/plan";
 import { startKeepReporting } from "./keep-reporting";
@@ -195,6 +196,7 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
       registry,
       recordedTags: !registry,
       plannedAt: state.seeded_at ?? null,
+      quietAfterMs: loadConfig(env).quietAfterMs,
       log,
     });
     log("");
