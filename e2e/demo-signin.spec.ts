@@ -167,6 +167,11 @@ test("a target that stops reporting is quiet wherever its versions show; the dem
       await expect(page.getByTestId("quiet-banner")).toBeVisible();
       await page.screenshot({ path: shot(`demo-matrix-summary-quiet-${view.name}-${colorScheme}`), fullPage: view.name === "390" });
       await expectAxeClean(page, `matrix ${view.name} ${colorScheme}`);
+      // The quiet cell itself, under the summary line and the banner.
+      await page.goto(`${BASE}/?q=legacy`);
+      await expect(page.locator("table.mx td.quiet")).toContainText("quiet: last report");
+      await page.screenshot({ path: shot(`demo-matrix-quiet-cell-${view.name}-${colorScheme}`), fullPage: true });
+      await expectAxeClean(page, `matrix quiet cell ${view.name} ${colorScheme}`);
       await page.goto(`${BASE}/services/legacy-billing`);
       await expect(page.getByTestId("quiet-banner")).toBeVisible();
       await expect(page.getByTestId("quiet-note").first()).toContainText("last report");

@@ -2,7 +2,7 @@
 // tested without rendering.
 import { uncheckableReason } from "@/lib/domain/charts";
 import { DRIFT_LABEL } from "@/components/ui/drift";
-import { formatDay, timeAgo } from "@/components/ui/format";
+import { formatDay, formatWhen, timeAgo } from "@/components/ui/format";
 import type { DriftKind } from "@/lib/domain/policy";
 import { compareTags } from "@/lib/domain/versions";
 import type { MatrixCell, MatrixDriftDetail, MatrixUpstream } from "./matrix-types";
@@ -83,15 +83,30 @@ export function upstreamNote(upstream: MatrixUpstream, now: Date): { text: strin
 }
 
 /**
+ * How long ago a target last reported: in seconds under a minute, where "just now" would
+ * read as live (the quiet delay can be that short).
+ */
+export function lastReportAge(iso: string | null | undefined, now: Date): string {
+  if (!iso) return "never";
+  const ms = now.getTime() - new Date(iso).getTime();
+  return ms < 60_000 ? `${Math.max(0, Math.round(ms / 1000))} seconds ago` : timeAgo(iso, now);
+}
+
+/** The exact time of a last report, for a tooltip. */
+export function lastReportTitle(iso: string | null | undefined): string {
+  return iso ? `last report ${formatWhen(iso)}` : "never reported";
+}
+
+/**
  * What a cell says about targets that stopped reporting: the whole cell when every one of
  * them is quiet (with its last report's age), else how many of them are.
  */
 export function quietNote(cell: Pick<MatrixCell, "quiet" | "last_seen_at" | "targets">, now: Date): string | null {
-  if (cell.quiet) return `quiet: last report ${timeAgo(cell.last_seen_at ?? null, now, "never")}`;
+  if (cell.quiet) return `quiet: last report ${lastReportAge(cell.last_seen_at, now)}`;
   const running = cell.targets.filter((t) => t.declared !== true);
   const quiet = running.filter((t) => t.state === "quiet");
   if (quiet.length === 0) return null;
-  return `${quiet.length} of ${running.length} targets quiet (${quiet.map((t) => `${t.name}, last report ${timeAgo(t.last_seen_at ?? null, now, "never")}`).join("; ")})`;
+  return `${quiet.length} of ${running.length} targets quiet (${quiet.map((t) => `${t.name}, last report ${lastReportAge(t.last_seen_at, now)}`).join("; ")})`;
 }
 
 /** The end-of-life badge's tooltip: which cycle, the date, and the move that ends it. */

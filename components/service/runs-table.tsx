@@ -2,6 +2,7 @@
 // it, with the tag, the exact version, the digest and since when.
 import { When } from "@/components/ui/format";
 import { DriftMarkers } from "@/components/ui/drift";
+import { lastReportAge, lastReportTitle } from "@/components/matrix/cell-text";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
 /** `focus`: the environment the page was opened at (a matrix cell's link), marked and scrolled to. */
@@ -33,7 +34,7 @@ export function RunsTable({ detail, now, focus = null }: { detail: ServiceDetail
                 <td>
                   {t.name}{t.declared ? <span className="git" title="Declared in the Compose files in Git">Git</span> : null}
                   {/* Its last report, not what runs now: never shown as live. */}
-                  {t.state === "quiet" && !t.declared ? <span className="sub quiet-note" data-testid="quiet-note"><span className="pill warn">quiet</span> last report <When at={t.last_seen_at} now={now} /></span> : null}
+                  {t.state === "quiet" && !t.declared ? <span className="sub quiet-note" data-testid="quiet-note"><span className="pill warn">quiet</span> last report <span title={lastReportTitle(t.last_seen_at)}>{lastReportAge(t.last_seen_at, now)}</span></span> : null}
                 </td>
                 <td className="mono">{t.tag}</td>
                 <td className="mono">{t.version ?? <span className="muted" title="A moving tag whose digest is not matched to a version yet">unresolved</span>}</td>
