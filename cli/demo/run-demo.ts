@@ -10,6 +10,7 @@ import { freePort } from "@/lib/db/free-port";
 import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_SERVICES, DEMO_WORKSPACE, RECORDED_HOST } from "@/lib/domain/demo/plan";
 import { startKeepReporting } from "./keep-reporting";
 import { startEolServer, type EolServer } from "./eol-server";
+import { startGithubServer, type GithubServer } from "./github-server";
 import { demoImageDigest, registryInstalled, REGISTRY_BINARY, startDemoRegistry, stopChild, type DemoRegistry } from "./registry";
 import { seedDemo } from "./seed";
 
@@ -110,6 +111,9 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
 
   let registry: DemoRegistry | null = null;
   let eol: EolServer | null = null;
+  let github: GithubServer | null = null;
+  // Every date of the dataset counts back from this instant: the first run's, kept for later runs.
+  const plannedAt = state.seeded_at ?? Date.now();
   let server: ChildProcess | null = null;
   let reporting: { stop: () => void } | null = null;
   const cleanUp = async () => {
@@ -117,6 +121,7 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
     if (server) await stopChild(server);
     await registry?.stop();
     await eol?.close();
+    await github?.close();
   };
   try {
     if (registryInstalled()) {
@@ -128,12 +133,15 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
       log(`No docker-registry here (${REGISTRY_BINARY}): upstream tags come from recorded agent look-ups instead.`);
     }
     eol = await startEolServer();
+    github = await startGithubServer(plannedAt);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DRIFTWATCH_DATA_DIR: dataDir,
       DRIFTWATCH_EOL: "true",
       DRIFTWATCH_EOL_API_URL: eol.apiUrl,
       DRIFTWATCH_DEMO: "true",
+      // The demo's releases with their published dates, from a loopback stand-in for GitHub's API.
+      DRIFTWATCH_GITHUB_API_URL: github.apiUrl,
       ...(registry ? { DRIFTWATCH_SERVER_REGISTRIES: registry.host, DRIFTWATCH_INSECURE_REGISTRIES: registry.host } : {}),
     };
     const baseUrl = `http://localhost:${opts.port}`;
@@ -161,7 +169,7 @@ export async function runDemo(opts: { port: number; log?: (line: string) => void
         log(`  ${pushes.length} releases pushed to the loopback registry ${registry.host} in ${seconds(pushStarted)}`);
       }
       const keysStarted = Date.now();
-      const seededAt = Date.now();
+      const seededAt = plannedAt;
       await runCommand(["setup", "--workspace", DEMO_WORKSPACE, "--email", DEMO_EMAIL, "--password", DEMO_PASSWORD], env);
       const [token, agentKey] = await Promise.all([
         createTokenSignedIn(`http://127.0.0.1:${opts.port}`),

@@ -27,6 +27,8 @@ export type DemoService = {
   repository: string;
   /** End-of-life product (recorded data), or `none`. */
   eol?: string;
+  /** Where its releases are published (GitHub owner/repo and tag prefix); default `acme/<name>`, `v`. None for postgres. */
+  forge?: { github: string; prefix: string } | null;
   /** Releases, oldest first, with how many days ago each came out. */
   releases: [version: string, daysAgo: number][];
   /** Days from a release to its deploy in staging and in production (dev deploys within hours). */
@@ -39,13 +41,13 @@ export type DemoService = {
 
 export const DEMO_SERVICES: DemoService[] = [
   // Third-party images: end of life and major jumps.
-  { name: "ingress", team: "platform", repository: "library/nginx", eol: "nginx", lag: { staging: 1, production: 4 }, cap: { production: 0 },
+  { name: "ingress", team: "platform", repository: "library/nginx", eol: "nginx", forge: { github: "nginx/nginx", prefix: "release-" }, lag: { staging: 1, production: 4 }, cap: { production: 0 },
     releases: [["1.27.3", 120], ["1.27.4", 45], ["1.28.0", 30], ["1.29.0", 12], ["1.29.1", 4]] },
-  { name: "orders-db", team: "data", repository: "library/postgres", eol: "postgresql", lag: { staging: 2, production: 6 }, cap: { staging: 3, production: 1 },
+  { name: "orders-db", team: "data", repository: "library/postgres", eol: "postgresql", forge: null, lag: { staging: 2, production: 6 }, cap: { staging: 3, production: 1 },
     releases: [["14.13", 120], ["14.15", 50], ["15.10", 40], ["16.6", 25], ["17.2", 8]] },
-  { name: "cache", team: "data", repository: "library/redis", eol: "redis", lag: { staging: 1.5, production: 5 }, cap: { production: 1 },
+  { name: "cache", team: "data", repository: "library/redis", eol: "redis", forge: { github: "redis/redis", prefix: "" }, lag: { staging: 1.5, production: 5 }, cap: { production: 1 },
     releases: [["7.2.5", 120], ["7.2.7", 40], ["7.4.1", 20], ["7.4.2", 6]] },
-  { name: "queue", team: "platform", repository: "library/rabbitmq", eol: "none", lag: { staging: 2, production: 7 }, cap: { production: 1 },
+  { name: "queue", team: "platform", repository: "library/rabbitmq", eol: "none", forge: { github: "rabbitmq/rabbitmq-server", prefix: "v" }, lag: { staging: 2, production: 7 }, cap: { production: 1 },
     releases: [["3.13.6", 120], ["3.13.7", 35], ["4.0.4", 15], ["4.0.5", 3]] },
   // The teams' own services.
   { name: "checkout-api", team: "payments", repository: "acme/checkout-api", lag: { staging: 1.5, production: 5 },
@@ -110,4 +112,9 @@ export function runningAt(deploys: Deploy[], at: number): Deploy | null {
   let current: Deploy | null = null;
   for (const d of deploys) if (d.at <= at) current = d;
   return current;
+}
+
+/** Where a demo service's releases are published, or null. */
+export function demoForgeOf(service: DemoService): { github: string; prefix: string } | null {
+  return service.forge === undefined ? { github: `acme/${service.name}`, prefix: "v" } : service.forge;
 }
