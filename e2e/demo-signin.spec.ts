@@ -117,6 +117,12 @@ test("the matrix's summary line: each count links to its list and equals it", as
   await expect(line.getByRole("link", { name: `${promotions.items.length} promotions waiting` })).toHaveAttribute("href", "/promotions");
   // The legend says what an outlined marker is.
   await expect(page.getByRole("list", { name: "Drift kinds" })).toContainText("Outlined: open, not announced yet");
+  // The end-of-life badge explains itself on keyboard focus: the date and the fix.
+  const eol = page.locator("table.mx b.eol").first();
+  await eol.focus();
+  const tip = page.locator(`#${await eol.getAttribute("aria-describedby")}`);
+  await expect(tip).toBeVisible();
+  await expect(tip).toContainText(/end of life on \d{4}-\d{2}-\d{2}: no more security fixes\. To fix: move to a supported cycle/);
   // "Needs attention first" follows the Updates order: its first row is the first line's service.
   await page.goto(`${BASE}/?sort=attention`);
   const first = (updates.items[0] as { service: string }).service;
