@@ -58,7 +58,7 @@ export async function startKeepReporting(input: KeepReportingInput): Promise<{ s
       }).then(async (r) => (await r.body?.cancel(), r.status), () => 0)));
     const bad = results.find((s) => s !== 202);
     // Said once when it starts failing, once when it recovers: not a line a minute.
-    if (bad !== undefined && !failing) input.log(`  The demo's targets could not report (${bad || "no answer"}); trying again every minute.`);
+    if (bad !== undefined && !failing) input.log(`  The demo's targets could not report (${bad || "no answer"}); trying again at the next report.`);
     if (bad === undefined && failing) input.log("  The demo's targets report again.");
     failing = bad !== undefined;
   };
