@@ -6,16 +6,20 @@ import { redirect } from "next/navigation";
 import { AppShell } from "@/components/app-shell";
 import { DemoOffer } from "@/components/demo/demo-offer";
 import { MatrixFilters } from "@/components/matrix/matrix-filters";
-import { buildMatrixTable, isServerPaged } from "@/components/matrix/matrix-model";
+import { attentionRank, buildMatrixTable, isServerPaged } from "@/components/matrix/matrix-model";
 import { MatrixTable } from "@/components/matrix/matrix-table";
 import { Pagination } from "@/components/matrix/pagination";
 import { hasFilters, matrixHref, pageSizeFor, parseMatrixParams, SORTS } from "@/components/matrix/search-params";
 import { DriftLegend, DRIFT_LABEL } from "@/components/ui/drift";
+import { QuietBanner } from "@/components/ui/quiet-banner";
 import { RegistryBanner } from "@/components/ui/registry-banner";
 import { DEMO_WORKSPACE } from "@/lib/domain/demo/plan";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
+import { listUpdates } from "@/lib/services/insights/updates";
 import { getMatrix } from "@/lib/services/matrix/get";
+import { getMatrixSummary, type MatrixSummary } from "@/lib/services/matrix/get-with-summary";
+import { listQuietTargets } from "@/lib/services/targets/list-quiet";
 import { countEnvironments } from "@/lib/services/matrix/count-environments";
 import { listTeams } from "@/lib/services/matrix/list-teams";
 import { listFailingRegistries } from "@/lib/services/upstream/failing-registries";
@@ -38,11 +42,15 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
     ...(params.q ? { q: params.q } : {}),
     ...(serverPaged ? { limit: pageSize, offset: (params.page - 1) * pageSize } : {}),
   };
-  const [matrix, teams, failing] = await Promise.all([getMatrix({ ctx, input: query }), listTeams({ ctx }), listFailingRegistries({ ctx })]);
+  const [matrix, teams, failing, summary, quiet, updates] = await Promise.all([
+    getMatrix({ ctx, input: query }), listTeams({ ctx }), listFailingRegistries({ ctx }), getMatrixSummary({ ctx }), listQuietTargets({ ctx }),
+    params.sort === "attention" ? listUpdates({ ctx, input: {} }) : null,
+  ]);
   const pages = Math.max(1, Math.ceil(matrix.total / pageSize));
   if (params.page > pages) redirect(matrixHref(params, { page: pages }));
 
-  const table = buildMatrixTable({ rows: matrix.services, environments: matrix.environments, sort: params.sort, pageIndex: params.page - 1, pageSize, total: matrix.total, now: ctx.now });
+  const table = buildMatrixTable({ rows: matrix.services, environments: matrix.environments, sort: params.sort, pageIndex: params.page - 1, pageSize, total: matrix.total, now: ctx.now,
+    ...(updates ? { attentionRank: attentionRank(updates) } : {}) });
   const filters = [
     params.q && `name contains “${params.q}”`,
     params.team && `team ${params.team}`,
@@ -64,7 +72,9 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
           </p>
         </div>
       </div>
+      {isEmptyWorkspace ? null : <SummaryLine summary={summary} />}
       <RegistryBanner registries={failing} />
+      <QuietBanner targets={quiet.targets} quietAfterMs={quiet.quietAfterMs} now={ctx.now} />
       {isEmptyWorkspace ? (
         <div className="card empty">
           <h2>No services yet</h2>
@@ -77,7 +87,7 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
         <>
           <MatrixFilters params={params} teams={teams} environments={matrix.environments.map((e) => e.name)} />
           <div className="matrix-bar">
-            <DriftLegend />
+            <DriftLegend extended />
           </div>
           {matrix.total === 0 ? (
             <div className="card empty">
@@ -93,5 +103,19 @@ export default async function MatrixPage({ searchParams }: { searchParams: Searc
         </>
       )}
     </AppShell>
+  );
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/** How the matrix's markers relate to the lists: each count is the length of the list it links to. */
+function SummaryLine({ summary }: { summary: MatrixSummary }) {
+  return (
+    <ul className="summary-line" aria-label="Summary" data-testid="matrix-summary">
+      <li><Link href="/updates">{plural(summary.to_act_on, "to act on", "to act on")}</Link></li>
+      <li><Link href="/delivery#drift-h">{plural(summary.open_drifts, "open drift", "open drifts")}</Link></li>
+      <li><Link href="/promotions">{plural(summary.promotions_waiting, "promotion waiting", "promotions waiting")}</Link></li>
+      {summary.quiet_targets > 0 ? <li><Link href="/settings/agents">{plural(summary.quiet_targets, "quiet target", "quiet targets")}</Link></li> : null}
+    </ul>
   );
 }

@@ -167,7 +167,7 @@ test("delivery: two server-drawn charts with tables, in light and dark", async (
 
 test("promotions and the monthly report, which saves as a PDF", async ({ page }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Promotions" }).click();
+  await page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Promotions" }).click();
   await expect(page.getByRole("heading", { name: "Promotions", level: 1 })).toBeVisible();
   await expect(page.locator("li.promo").first()).toBeVisible();
   await both(page, "promotions");

@@ -43,6 +43,14 @@ const registryMirror = z
     }
   }, { message: "expected https://host[:port] (a registry mirror's address, without a path)" })
   .transform((v) => new URL(v).origin);
+// Durations as users write them (`15m`, `1h30m`, `7d`); lib/domain/duration.ts reads the same shape.
+const DURATION_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+const duration = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => /^(?:\d{1,7}[smhdw])+$/.test(v) && /[1-9]/.test(v), { message: "expected a duration such as 15m, 1h or 2d" })
+  .transform((v) => [...v.matchAll(/(\d+)([smhdw])/g)].reduce((ms, [, n, unit]) => ms + Number(n) * DURATION_UNIT_MS[unit as keyof typeof DURATION_UNIT_MS], 0));
 
 /** Roles single sign-on may give; owners are made by hand only. */
 export const OIDC_ROLES = ["admin", "member", "viewer"] as const;
@@ -122,6 +130,9 @@ const envSchema = z.object({
   DRIFTWATCH_OIDC_ROLE: z.enum(OIDC_ROLES, { message: `expected ${OIDC_ROLES.join(", ")}` }).optional(),
   DRIFTWATCH_OIDC_GROUPS_CLAIM: z.string().trim().regex(/^[A-Za-z0-9_.:/-]{1,200}$/, { message: "expected a claim name" }).optional(),
   DRIFTWATCH_OIDC_GROUP_ROLES: groupRoles.optional(),
+  DRIFTWATCH_QUIET_AFTER: duration.default(15 * 60_000),
+  // Set by `driftwatch demo` for the server it starts: sign-in shows the demo's printed credentials.
+  DRIFTWATCH_DEMO: bool.default(false),
   DRIFTWATCH_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // History kept: 90-day delivery window + its 365-day look-back; 0 keeps everything.
   DRIFTWATCH_RETENTION_DAYS: z.coerce.number().int().refine((v) => v === 0 || v >= 90, { message: "expected 0 (keep forever) or at least 90 days" }).default(455),
@@ -167,6 +178,10 @@ export type Config = {
   logRetentionDays: number;
   /** DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH as Docker's own tools read them. */
   docker: { host: string | undefined; tlsVerify: boolean; certPath: string | undefined };
+  /** A target with no accepted report for longer than this is quiet. */
+  quietAfterMs: number;
+  /** The server `driftwatch demo` started: its sign-in page shows the demo's credentials. */
+  demo: boolean;
 };
 
 export type OidcConfig = {
@@ -272,6 +287,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     retentionDays: e.DRIFTWATCH_RETENTION_DAYS,
     logRetentionDays: e.DRIFTWATCH_LOG_RETENTION_DAYS,
     docker: { host: e.DOCKER_HOST, tlsVerify: Boolean(e.DOCKER_TLS_VERIFY), certPath: e.DOCKER_CERT_PATH },
+    quietAfterMs: e.DRIFTWATCH_QUIET_AFTER,
+    demo: e.DRIFTWATCH_DEMO,
     ...overrides,
   };
 }

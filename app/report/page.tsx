@@ -8,6 +8,10 @@ import { formatAge } from "@/lib/domain/words";
 import { requirePageSession } from "@/lib/http/context";
 import { canRenderPdf } from "@/lib/server/pdf";
 import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/reports/get-monthly";
+import { quietNotesByCell } from "@/components/matrix/cell-text";
+import { QuietBanner } from "@/components/ui/quiet-banner";
+import { getMatrix } from "@/lib/services/matrix/get";
+import { listQuietTargets } from "@/lib/services/targets/list-quiet";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Monthly report" };
@@ -32,7 +36,10 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
   const now = ctx.now;
   const thisMonth = currentMonth(now);
   const month = typeof sp.month === "string" && monthRange(sp.month) && sp.month <= thisMonth ? sp.month : thisMonth;
-  const report = await getMonthlyReport({ ctx, input: { month } });
+  const [report, quiet, matrix] = await Promise.all([getMonthlyReport({ ctx, input: { month } }), listQuietTargets({ ctx }), getMatrix({ ctx, input: {} })]);
+  // What quiet targets show is their last report: said on each line it touches.
+  const quietNotes = quiet.targets.length ? quietNotesByCell(matrix.services, now) : new Map<string, string>();
+  const quietNames = new Set(quiet.targets.map((t) => t.name));
   const serverPdf = canRenderPdf() && sp.pdf !== "unavailable";
   const deploys = report.delivery.environments.reduce((n, e) => n + e.deploys, 0);
 
@@ -54,6 +61,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
           </div>
         </header>
 
+        <QuietBanner targets={quiet.targets} quietAfterMs={quiet.quietAfterMs} now={now} />
         <section aria-labelledby="r-summary" className="report-summary">
           <h2 id="r-summary" className="sr">Summary</h2>
           <div className="stat"><span className="stat-n">{report.services.total}</span><span className="stat-l">services</span></div>
@@ -71,7 +79,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
               <thead><tr><th scope="col">#</th><th scope="col">What</th><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Detail</th><th scope="col">Since</th></tr></thead>
               <tbody>
                 {report.attention.items.map((a, i) => (
-                  <tr key={`${a.what}/${a.service}/${a.environment}`}><td>{i + 1}</td><td className={a.rank <= 1 ? "strong bad-text" : "strong"}>{a.what}</td><td>{a.service}</td><td>{a.environment}</td><td className="mono small-text">{a.detail}</td><td>{formatDay(a.since)}</td></tr>
+                  <tr key={`${a.what}/${a.service}/${a.environment}`}><td>{i + 1}</td><td className={a.rank <= 1 ? "strong bad-text" : "strong"}>{a.what}</td><td>{a.service}</td><td>{a.environment}</td><td className="mono small-text">{a.detail}{quietNotes.get(`${a.service}\0${a.environment}`) ? <span className="sub quiet-note">{quietNotes.get(`${a.service}\0${a.environment}`)}</span> : null}</td><td>{formatDay(a.since)}</td></tr>
                 ))}
               </tbody>
             </table>
@@ -143,7 +151,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
             <table className="data compact">
               <caption className="sr">Targets</caption>
               <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Environment</th><th scope="col">Services</th></tr></thead>
-              <tbody>{report.targets.map((t) => <tr key={t.name}><td>{t.name}</td><td>{KIND[t.kind] ?? t.kind}</td><td>{t.environment}</td><td>{t.workloads}</td></tr>)}</tbody>
+              <tbody>{report.targets.map((t) => <tr key={t.name}><td>{t.name}{quietNames.has(t.name) ? <span className="sub quiet-note"><span className="pill warn">quiet</span> last report {formatWhen(t.last_report_at)}</span> : null}</td><td>{KIND[t.kind] ?? t.kind}</td><td>{t.environment}</td><td>{t.workloads}</td></tr>)}</tbody>
             </table>
           </div>
         </section>

@@ -4,6 +4,7 @@
 import { redirect } from "next/navigation";
 import { AppError } from "@/lib/domain/errors";
 import { signIn } from "@/lib/http/auth";
+import { DEMO_TICKET_PROVIDER_ID, issueDemoTicket } from "@/lib/http/demo-ticket";
 import { requirePageSession } from "@/lib/http/context";
 import { getServerServices } from "@/lib/server/services";
 import { requireRole } from "@/lib/services/context";
@@ -13,10 +14,15 @@ import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
 export type DemoState = { status: "idle" | "done" | "error"; message?: string; demo?: DemoWorkspace };
 
 function signInLine(d: DemoWorkspace): string {
-  return `sign in as ${d.email} with the password ${d.password}`;
+  return d.password === null
+    ? `sign in as ${d.email} with the password given when it was made (it is left as it was)`
+    : `sign in as ${d.email} with the password ${d.password}`;
 }
 
-/** From first-run setup: create (or find) the demo and sign in as its owner. */
+/**
+ * From first-run setup: create (or find) the demo and sign in as its owner with a one-time ticket,
+ * so an existing demo owner's password (the one `driftwatch demo` printed) stays as it was.
+ */
 export async function tryDemoFromSetupAction(_prev: DemoState): Promise<DemoState> {
   const services = await getServerServices();
   if (await hasAnyUser(services.db, { besidesDemo: true })) redirect("/signin");
@@ -27,7 +33,7 @@ export async function tryDemoFromSetupAction(_prev: DemoState): Promise<DemoStat
     if (err instanceof AppError) return { status: "error", message: err.message };
     throw err;
   }
-  await signIn("credentials", { email: demo.email, password: demo.password, redirectTo: "/" });
+  await signIn(DEMO_TICKET_PROVIDER_ID, { ticket: issueDemoTicket({ userId: demo.userId, email: demo.email }), redirectTo: "/" });
   return { status: "done", demo };
 }
 

@@ -4,6 +4,7 @@ import { AuthError } from "next-auth";
 import { signIn } from "@/lib/http/auth";
 import { getServerServices } from "@/lib/server/services";
 import { hasAnyUser } from "@/lib/services/workspaces/has-any-user";
+import { DEMO_EMAIL, DEMO_PASSWORD, DEMO_WORKSPACE } from "@/lib/domain/demo/plan";
 import { localPath, signInMessage } from "./messages";
 
 export const dynamic = "force-dynamic";
@@ -33,12 +34,19 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (!(await hasAnyUser(db))) redirect("/setup");
   const { error, code, callbackUrl } = await searchParams;
   const back = localPath(callbackUrl);
-  const email = error ? ((await cookies()).get(EMAIL_COOKIE)?.value ?? "") : "";
+  // The server `driftwatch demo` started: its printed sign-in, shown where it is needed.
+  const email = error ? ((await cookies()).get(EMAIL_COOKIE)?.value ?? "") : config.demo ? DEMO_EMAIL : "";
   return (
     <main className="narrow">
       <div className="card">
         <h1>Sign in to Driftwatch</h1>
         <p className="muted">See which version of each service runs where.</p>
+        {config.demo ? (
+          <p className="notice" data-testid="demo-credentials">
+            This is the demo that <code>driftwatch demo</code> started: sign in as <strong>{DEMO_EMAIL}</strong> with the password{" "}
+            <strong><code>{DEMO_PASSWORD}</code></strong> (workspace {DEMO_WORKSPACE}).
+          </p>
+        ) : null}
         {error ? (
           <p role="alert" className="alert">
             {signInMessage(error, code)}

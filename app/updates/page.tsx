@@ -9,7 +9,9 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { FilterForm } from "@/components/ui/filter-form";
 import { Pager } from "@/components/ui/pager";
 import { NothingReported } from "@/components/ui/nothing-reported";
+import { QuietBanner } from "@/components/ui/quiet-banner";
 import { RegistryBanner } from "@/components/ui/registry-banner";
+import { quietNotesByCell } from "@/components/matrix/cell-text";
 import { countUpdatesByReason, groupedUpdatesChecklist, groupUpdateLines, UPDATE_REASONS, updatesChecklist, type UpdateReason } from "@/lib/domain/insights";
 import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
@@ -17,9 +19,11 @@ import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listEnvironments } from "@/lib/services/environments/list";
 import { listUpdates } from "@/lib/services/insights/updates";
 import { listWaitingReleasesOf } from "@/lib/services/insights/waiting-releases";
+import { getMatrix } from "@/lib/services/matrix/get";
 import { listTeams } from "@/lib/services/matrix/list-teams";
 import { hasAnyService } from "@/lib/services/services/has-any";
 import { DRIFT_KIND_NAME } from "@/lib/domain/words";
+import { listQuietTargets } from "@/lib/services/targets/list-quiet";
 import { listFailingRegistries } from "@/lib/services/upstream/failing-registries";
 import { putOffAction, undoPutOffAction } from "./actions";
 
@@ -39,7 +43,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
   const env = one(sp.env).slice(0, 100);
   const reason = (UPDATE_REASONS as readonly string[]).includes(one(sp.reason)) ? (one(sp.reason) as UpdateReason) : null;
   const grouped = one(sp.group) === "service";
-  const [updates, teams, envs, failing, waiting, gitDifferences, anyService] = await Promise.all([
+  const [updates, teams, envs, failing, waiting, gitDifferences, anyService, quiet, matrix] = await Promise.all([
     listUpdates({ ctx, input: { ...(team ? { team } : {}), ...(env ? { environment: env } : {}) } }),
     listTeams({ ctx }),
     listEnvironments({ ctx }),
@@ -47,6 +51,8 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
     listWaitingReleasesOf({ ctx, input: team ? { team } : {} }),
     listDrifts({ ctx, input: { kind: "declared", ...(env ? { environment: env } : {}) } }),
     hasAnyService({ ctx }),
+    listQuietTargets({ ctx }),
+    getMatrix({ ctx, input: {} }),
   ]);
   if (!anyService) {
     return (
@@ -56,6 +62,9 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
       </AppShell>
     );
   }
+  // A line whose versions come from quiet targets says so: they may no longer run.
+  const quietNotes = quiet.targets.length ? quietNotesByCell(matrix.services, ctx.now) : new Map<string, string>();
+  const quietOf = (l: { service: string; environment: string }) => quietNotes.get(`${l.service}\0${l.environment}`) ?? null;
   const asLines = (ls: typeof updates.items) => ls.map((l) => ({ ...l, open_since: new Date(l.open_since), ack: null, waiting: l.waiting.map((w) => ({ ...w, until: new Date(w.until) })) }));
   const counts = countUpdatesByReason(updates.items);
   // A tile counts every line that has its reason, so its filter shows those same lines.
@@ -104,6 +113,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
       </div>
       <FlashMessage flash={flash} />
       <RegistryBanner registries={failing} />
+      <QuietBanner targets={quiet.targets} quietAfterMs={quiet.quietAfterMs} now={now} />
       <nav className="tiles" aria-label="Filter by urgency">
         <Link href={href({ reason: null })} className="tile" aria-current={reason === null ? "true" : undefined}>
           <span className="tile-n">{updates.items.length}</span>
@@ -156,7 +166,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
             <table className="data updates">
               <caption className="sr">Updates{reason ? `: ${REASON_LABEL[reason]}` : ""}, most urgent first</caption>
               <thead><tr><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Move</th><th scope="col">Why</th><th scope="col">Open for</th>{canAct ? <th scope="col">Put off</th> : null}</tr></thead>
-              <tbody>{pageLines.map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} />)}</tbody>
+              <tbody>{pageLines.map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} quiet={quietOf(l)} />)}</tbody>
             </table>
           </form>
         )}
@@ -174,7 +184,7 @@ export default async function UpdatesPage({ searchParams }: { searchParams: Sear
             <table className="data updates acked" data-testid="acknowledged">
               <caption className="sr">Put off</caption>
               <thead><tr><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Move</th><th scope="col">Why</th><th scope="col">Put off</th>{canAct ? <th scope="col"><span className="sr">Undo</span></th> : null}</tr></thead>
-              <tbody>{updates.acknowledged.slice(0, PAGE).map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} acknowledged />)}</tbody>
+              <tbody>{updates.acknowledged.slice(0, PAGE).map((l) => <UpdateRow key={`${l.service}/${l.environment}`} line={l} now={now} canAct={canAct} acknowledged quiet={quietOf(l)} />)}</tbody>
             </table>
           </form>
         )}

@@ -12,7 +12,13 @@ export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BIN ?? "/usr/bin/dock
 
 const OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
 
-export type DemoRegistry = { host: string; push(name: string, tag: string): Promise<string>; stop(): Promise<void> };
+export type DemoRegistry = {
+  host: string;
+  push(name: string, tag: string): Promise<string>;
+  /** The manifest digest of a pushed tag, or null when the registry does not hold it. */
+  digestOf(name: string, tag: string): Promise<string | null>;
+  stop(): Promise<void>;
+};
 
 export function registryInstalled(): boolean {
   return existsSync(REGISTRY_BINARY);
@@ -46,6 +52,10 @@ export async function startDemoRegistry(dir: string, port: number): Promise<Demo
   return {
     host: `127.0.0.1:${port}`,
     push: (name, tag) => pushImage(url, name, tag),
+    digestOf: async (name, tag) => {
+      const res = await fetch(`${url}/v2/${name}/manifests/${tag}`, { method: "HEAD", headers: { accept: OCI_MANIFEST } });
+      return res.status === 200 ? res.headers.get("docker-content-digest") : null;
+    },
     stop: () => stopChild(child),
   };
 }

@@ -82,7 +82,7 @@ export async function seedDemo(input: SeedInput, log: (line: string) => void): P
   }));
   log(`  ${reports} agent reports covering 60 days sent in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  await eachLimited(demoServiceUpdates(), 4, async ({ name, ...body }) => {
+  await eachLimited(demoServiceUpdates({ forge: true }), 4, async ({ name, ...body }) => {
     await call(input, "PATCH", `/api/v1/services/${name}`, body);
   });
 

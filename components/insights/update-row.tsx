@@ -38,7 +38,7 @@ function ackText(ack: NonNullable<Line["ack"]>): string {
  * (putOffAction / undoPutOffAction): each button's value names its line, which
  * keeps a page of a hundred lines light.
  */
-export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: Line; now: Date; canAct: boolean; acknowledged?: boolean }) {
+export function UpdateRow({ line, now, canAct, acknowledged = false, quiet = null }: { line: Line; now: Date; canAct: boolean; acknowledged?: boolean; quiet?: string | null }) {
   const label = `${line.service} in ${line.environment}`;
   const value = (choice: string) => [choice, line.service, line.environment, line.target_version ?? ""].join(" ");
   return (
@@ -68,6 +68,7 @@ export function UpdateRow({ line, now, canAct, acknowledged = false }: { line: L
         {describeLineTargets(line) ? <span className="sub move-targets">{describeLineTargets(line)}</span> : null}
         {line.release_notes_url ? <a href={line.release_notes_url} rel="noreferrer" className="notes">notes<span className="sr"> for {line.target_version}</span></a> : null}
         {UPSTREAM_NOTE[line.upstream_state] ? <span className="sub upstream-note" data-upstream-state={line.upstream_state}>{UPSTREAM_NOTE[line.upstream_state]}</span> : null}
+        {quiet ? <span className="sub quiet-note" data-testid="quiet-note">{quiet}</span> : null}
       </td>
       <td>
         {line.reasons.length > 0 ? line.reasons.map((r) => <span key={r} className={`pill ${REASON_TONE[r]}`}>{REASON_LABEL[r]}</span>) : <span className={`pill ${REASON_TONE[line.reason]}`}>{REASON_LABEL[line.reason]}</span>}

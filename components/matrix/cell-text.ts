@@ -2,7 +2,7 @@
 // tested without rendering.
 import { uncheckableReason } from "@/lib/domain/charts";
 import { DRIFT_LABEL } from "@/components/ui/drift";
-import { formatWhen, lasted, timeAgo } from "@/components/ui/format";
+import { formatDay, formatWhen, lasted, timeAgo } from "@/components/ui/format";
 import { DRIFT_STATE_NAME } from "@/lib/domain/words";
 import type { DriftKind } from "@/lib/domain/policy";
 import { compareTags } from "@/lib/domain/versions";
@@ -81,4 +81,53 @@ export function upstreamNote(upstream: MatrixUpstream, now: Date): { text: strin
       if (!checked) return { text: "not checked yet", tone: "muted" };
       return now.getTime() - new Date(checked).getTime() > CHECK_OVERDUE_MS ? { text: `checked ${timeAgo(checked, now)}`, tone: "muted" } : null;
   }
+}
+
+/**
+ * How long ago a target last reported: in seconds under a minute, where "just now" would
+ * read as live (the quiet delay can be that short).
+ */
+export function lastReportAge(iso: string | null | undefined, now: Date): string {
+  if (!iso) return "never";
+  const ms = now.getTime() - new Date(iso).getTime();
+  return ms < 60_000 ? `${Math.max(0, Math.round(ms / 1000))} seconds ago` : timeAgo(iso, now);
+}
+
+/** The exact time of a last report, for a tooltip. */
+export function lastReportTitle(iso: string | null | undefined): string {
+  return iso ? `last report ${formatWhen(iso)}` : "never reported";
+}
+
+/**
+ * What a cell says about targets that stopped reporting: the whole cell when every one of
+ * them is quiet (with its last report's age), else how many of them are.
+ */
+export function quietNote(cell: Pick<MatrixCell, "quiet" | "last_seen_at" | "targets">, now: Date): string | null {
+  if (cell.quiet) return `quiet: last report ${lastReportAge(cell.last_seen_at, now)}`;
+  const running = cell.targets.filter((t) => t.declared !== true);
+  const quiet = running.filter((t) => t.state === "quiet");
+  if (quiet.length === 0) return null;
+  return `${quiet.length} of ${running.length} targets quiet (${quiet.map((t) => `${t.name}, last report ${lastReportAge(t.last_seen_at, now)}`).join("; ")})`;
+}
+
+/** The end-of-life badge's tooltip: which cycle, the date, and the move that ends it. */
+export function eolTooltipText(eol: NonNullable<MatrixCell["eol"]>, newest: string | null): string {
+  const cycle = `${eol.product} ${eol.cycle}`;
+  const when = eol.eol_date
+    ? eol.state === "passed" ? `reached its end of life on ${eol.eol_date}` : `reaches its end of life on ${eol.eol_date}`
+    : eol.state === "passed" ? "has reached its end of life" : "reaches its end of life soon";
+  const fix = newest ? `move to a supported cycle, such as ${newest} (the newest release)` : "move to a supported cycle";
+  return `${cycle} ${when}: no more security fixes. To fix: ${fix}.`;
+}
+
+/** `service\0environment` → the quiet note of each cell that has one, for pages that show those versions elsewhere. */
+export function quietNotesByCell(services: readonly { name: string; cells: readonly MatrixCell[] }[], now: Date): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of services) {
+    for (const c of s.cells) {
+      const note = quietNote(c, now);
+      if (note) out.set(`${s.name}\0${c.environment}`, note);
+    }
+  }
+  return out;
 }

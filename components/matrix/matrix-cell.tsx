@@ -5,7 +5,7 @@ import { CHART_SERVICE_PREFIX } from "@/lib/domain/charts";
 import type { DriftKind } from "@/lib/domain/policy";
 import { DRIFT_KIND_NAME } from "@/lib/domain/words";
 import {
-  CELL_ORDER, cellHref, cellVersionsText, driftDetailOf, driftTooltipText, isWithinDelay, tooltipId, upstreamNote,
+  CELL_ORDER, cellHref, cellVersionsText, driftDetailOf, driftTooltipText, eolTooltipText, isWithinDelay, quietNote, tooltipId, upstreamNote,
 } from "./cell-text";
 import type { MatrixCell, MatrixRow } from "./matrix-types";
 
@@ -41,18 +41,26 @@ function DriftMarkerTip({ cell, kind, service, now }: { cell: MatrixCell; kind: 
 }
 
 /** The versions link to the service page at this environment; each marker explains itself. */
-export function MatrixCellView({ cell, service, now }: { cell: MatrixCell | null; service: string; now: Date }) {
+export function MatrixCellView({ cell, service, now, newest = null }: { cell: MatrixCell | null; service: string; now: Date; newest?: string | null }) {
   if (!cell) return <td className="none" />;
   const kinds = CELL_ORDER.filter((k) => cell.drifts.includes(k));
   const eol = cell.eol && cell.eol.state !== "ok" ? cell.eol : null;
   const unresolved = cell.version === null && !cell.declared;
+  const quiet = quietNote(cell, now);
+  const eolId = `${tooltipId(service, cell.environment, "eol")}-date`;
   return (
-    <td className={cell.declared ? "decl" : unresolved ? "unres" : undefined}>
+    <td className={[cell.declared ? "decl" : unresolved ? "unres" : "", cell.quiet ? "quiet" : ""].filter(Boolean).join(" ") || undefined}>
       <a href={cellHref(service, cell.environment)}>{cellVersionsText(cell)}</a>
       {cell.declared ? <i className="git" /> : null}
       {kinds.map((k) => <DriftMarkerTip key={k} cell={cell} kind={k} service={service} now={now} />)}
-      {eol ? <b className={`eol ${eol.state}`}>{eol.state === "passed" ? "EOL" : "EOL soon"}</b> : null}
+      {eol ? (
+        <span className="dm">
+          <b className={`eol ${eol.state}`} tabIndex={0} aria-describedby={eolId}>{eol.state === "passed" ? "EOL" : "EOL soon"}</b>
+          <span role="tooltip" id={eolId}>{eolTooltipText(eol, newest)}</span>
+        </span>
+      ) : null}
       {cell.declared ? <span className="sr">; declared in Git</span> : null}
+      {quiet ? <small className="quiet-note">{quiet}</small> : null}
     </td>
   );
 }

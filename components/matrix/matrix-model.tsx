@@ -32,7 +32,30 @@ export function attentionScore(row: MatrixRow): number {
 
 const byName = (a: MatrixRow, b: MatrixRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-function columns(environments: readonly MatrixEnvironment[], now: Date): ColumnDef<MatrixRow>[] {
+/**
+ * "Needs attention first" follows the Updates page: a service comes where its first line
+ * is there (`rank`: service → place, lines to act on before put-off ones); services with
+ * no line follow, by their markers, then by name.
+ */
+export function attentionOrder(rank: ReadonlyMap<string, number> | undefined) {
+  return (a: MatrixRow, b: MatrixRow): number => {
+    const ra = rank?.get(a.name) ?? Number.POSITIVE_INFINITY;
+    const rb = rank?.get(b.name) ?? Number.POSITIVE_INFINITY;
+    if (ra !== rb) return ra < rb ? -1 : 1;
+    return attentionScore(b) - attentionScore(a) || byName(a, b);
+  };
+}
+
+/** Each service's place in the Updates order: its first line to act on, else its first put-off line after all of those. */
+export function attentionRank(updates: { items: readonly { service: string }[]; acknowledged: readonly { service: string }[] }): Map<string, number> {
+  const rank = new Map<string, number>();
+  [...updates.items, ...updates.acknowledged].forEach((line, i) => {
+    if (!rank.has(line.service)) rank.set(line.service, i);
+  });
+  return rank;
+}
+
+function columns(environments: readonly MatrixEnvironment[], now: Date, rank: ReadonlyMap<string, number> | undefined): ColumnDef<MatrixRow>[] {
   return [
     {
       id: "service",
@@ -46,7 +69,7 @@ function columns(environments: readonly MatrixEnvironment[], now: Date): ColumnD
       header: env.name,
       accessorFn: (row) => row.cells.find((c) => c.environment === env.name) ?? null,
       enableSorting: false,
-      cell: ({ getValue, row }) => <MatrixCellView cell={getValue<MatrixCell | null>()} service={row.original.name} now={now} />,
+      cell: ({ getValue, row }) => <MatrixCellView cell={getValue<MatrixCell | null>()} service={row.original.name} now={now} newest={row.original.upstream.newest} />,
     })),
     {
       id: "upstream",
@@ -64,7 +87,8 @@ function columns(environments: readonly MatrixEnvironment[], now: Date): ColumnD
     {
       id: "attention",
       accessorFn: attentionScore,
-      sortingFn: (a, b) => attentionScore(a.original) - attentionScore(b.original) || byName(b.original, a.original),
+      // Ascending in the Updates order: most urgent first.
+      sortingFn: (a, b) => attentionOrder(rank)(a.original, b.original),
     },
   ];
 }
@@ -73,7 +97,7 @@ const SORTING: Record<SortKey, SortingState> = {
   name: [{ id: "service", desc: false }],
   "-name": [{ id: "service", desc: true }],
   team: [{ id: "team", desc: false }],
-  attention: [{ id: "attention", desc: true }],
+  attention: [{ id: "attention", desc: false }],
 };
 
 /** True when getMatrix's own order (by name) and its limit/offset give the page directly. */
@@ -91,11 +115,13 @@ export function buildMatrixTable(input: {
   /** Rows matching the filters, when `rows` holds only this page. */
   total: number;
   now: Date;
+  /** The Updates order (attentionRank), for "Needs attention first". */
+  attentionRank?: ReadonlyMap<string, number>;
 }): Table<MatrixRow> {
   const serverPaged = isServerPaged(input.sort);
   const options: TableOptionsResolved<MatrixRow> = {
     data: input.rows,
-    columns: columns(input.environments, input.now),
+    columns: columns(input.environments, input.now, input.attentionRank),
     getRowId: (row) => row.name,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),

@@ -15,6 +15,10 @@ export type MatrixTarget = {
   since?: string;
   /** From Compose in Git rather than a runtime. */
   declared?: boolean;
+  /** The target's last accepted report (RFC 3339). */
+  last_seen_at?: string | null;
+  /** quiet: no report for longer than DRIFTWATCH_QUIET_AFTER. */
+  state?: "reporting" | "quiet";
 };
 
 /** One unresolved drift of a cell, for its marker's tooltip. */
@@ -41,6 +45,9 @@ export type MatrixCell = {
   eol: { product: string; cycle: string; eol_date: string | null; state: "ok" | "soon" | "passed" } | null;
   /** Per drift kind: state and dates. Without it a marker's tooltip names the kind only. */
   drift_details?: MatrixDriftDetail[];
+  /** Every target that runs the cell's versions is quiet: what it shows is a last report, not live. */
+  quiet?: boolean;
+  last_seen_at?: string | null;
 };
 
 export type MatrixUpstream = {

@@ -2,6 +2,7 @@
 // it, with the tag, the exact version, the digest and since when.
 import { When } from "@/components/ui/format";
 import { DriftMarkers } from "@/components/ui/drift";
+import { lastReportAge, lastReportTitle } from "@/components/matrix/cell-text";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
 
 /** `focus`: the environment the page was opened at (a matrix cell's link), marked and scrolled to. */
@@ -21,7 +22,7 @@ export function RunsTable({ detail, now, focus = null }: { detail: ServiceDetail
         <tbody>
           {cells.map((cell) =>
             cell.targets.map((t, i) => (
-              <tr key={`${cell.environment}/${t.name}`} className={[i === 0 ? "group-start" : "", cell.environment === focus ? "focused" : ""].join(" ").trim() || undefined}>
+              <tr key={`${cell.environment}/${t.name}`} className={[i === 0 ? "group-start" : "", cell.environment === focus ? "focused" : "", t.state === "quiet" && !t.declared ? "quiet" : ""].join(" ").trim() || undefined}>
                 {i === 0 ? (
                   <th scope="rowgroup" rowSpan={cell.targets.length} id={`env-${cell.environment}`} aria-current={cell.environment === focus ? "location" : undefined}>
                     <span className="env-name">{cell.environment}</span>
@@ -30,7 +31,11 @@ export function RunsTable({ detail, now, focus = null }: { detail: ServiceDetail
                     {cell.eol && cell.eol.state !== "ok" ? <span className={`eol ${cell.eol.state}`}>{cell.eol.state === "passed" ? "EOL" : "EOL soon"} {cell.eol.eol_date}</span> : null}
                   </th>
                 ) : null}
-                <td>{t.name}{t.declared ? <span className="git" title="Declared in the Compose files in Git">Git</span> : null}</td>
+                <td>
+                  {t.name}{t.declared ? <span className="git" title="Declared in the Compose files in Git">Git</span> : null}
+                  {/* Its last report, not what runs now: never shown as live. */}
+                  {t.state === "quiet" && !t.declared ? <span className="sub quiet-note" data-testid="quiet-note"><span className="pill warn">quiet</span> last report <span title={lastReportTitle(t.last_seen_at)}>{lastReportAge(t.last_seen_at, now)}</span></span> : null}
+                </td>
                 <td className="mono">{t.tag}</td>
                 <td className="mono">{t.version ?? <span className="muted" title="A moving tag whose digest is not matched to a version yet">unresolved</span>}</td>
                 <td className="mono muted" title={t.digest ?? undefined}>{t.digest ? `${t.digest.slice(7, 19)}` : "—"}</td>

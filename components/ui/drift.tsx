@@ -52,7 +52,8 @@ export function DriftPill({ kind }: { kind: DriftKind }) {
   );
 }
 
-export function DriftLegend() {
+/** `extended`: also what the matrix draws besides kinds (outlined markers, quiet cells). */
+export function DriftLegend({ extended = false }: { extended?: boolean } = {}) {
   return (
     <ul className="legend" aria-label="Drift kinds">
       {DRIFT_KIND_LIST.map((k) => (
@@ -65,6 +66,18 @@ export function DriftLegend() {
         <span className="git" aria-hidden="true">Git</span>
         Declared only
       </li>
+      {extended ? (
+        <>
+          <li>
+            <i className="k-upstream calm" aria-hidden="true" />
+            Outlined: open, not announced yet (within its alert delay)
+          </li>
+          <li>
+            <span className="quiet-swatch" aria-hidden="true" />
+            Grey: quiet target, its last report shown with its age
+          </li>
+        </>
+      ) : null}
     </ul>
   );
 }

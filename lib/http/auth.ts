@@ -11,6 +11,7 @@ import { signInWithPassword } from "@/lib/services/sessions/sign-in";
 import { signInWithOidc } from "@/lib/services/sessions/sign-in-with-oidc";
 import { getConfig, type OidcConfig } from "@/lib/config";
 import { OIDC_PROVIDER_ID, oidcProvider, SsoRefused } from "./oidc";
+import { DEMO_TICKET_PROVIDER_ID, redeemDemoTicket } from "./demo-ticket";
 
 class TooManyAttempts extends CredentialsSignin {
   override code = "rate_limited";
@@ -56,6 +57,15 @@ function authConfig(oidc: OidcConfig | undefined): NextAuthConfig {
           if (result.kind === "rate_limited") throw new TooManyAttempts();
           if (result.kind !== "ok") return null;
           return { id: result.user.id, email: result.user.email, name: result.user.name ?? result.user.email };
+        },
+      }),
+      // "Try the demo": the server's own action hands over a one-time ticket for the demo's owner.
+      Credentials({
+        id: DEMO_TICKET_PROVIDER_ID,
+        credentials: { ticket: {} },
+        authorize(raw) {
+          const user = redeemDemoTicket((raw as { ticket?: unknown } | undefined)?.ticket);
+          return user ? { id: user.userId, email: user.email, name: user.email } : null;
         },
       }),
     ],

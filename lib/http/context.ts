@@ -94,8 +94,8 @@ export async function requirePageSession(): Promise<PageSession> {
   const session = await auth();
   const userId = session?.user?.id;
   if (!userId) {
-    // An instance only tried with the demo is not set up yet.
-    if (!(await hasAnyUser(services.db, { besidesDemo: true }))) redirect("/setup");
+    // An instance only tried with the demo is not set up yet; the one `driftwatch demo` runs is, and signs in.
+    if (!services.config.demo && !(await hasAnyUser(services.db, { besidesDemo: true }))) redirect("/setup");
     redirect(await signInAddress());
   }
   const actor = await sessionActor(services, userId);

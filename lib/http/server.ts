@@ -103,6 +103,24 @@ function onClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/**
+ * Next's router logs "Running next.config.ts took …" as it prepares (it reads the built
+ * configuration we hand it): a line about Next's internals in our start-up output. Only that
+ * line is dropped, and only while preparing.
+ */
+async function withoutConfigTiming<T>(fn: () => Promise<T>): Promise<T> {
+  const original = console.log;
+  console.log = (...args: unknown[]) => {
+    if (args.some((a) => typeof a === "string" && /Running next\.config\S* took/.test(a))) return;
+    original(...args);
+  };
+  try {
+    return await fn();
+  } finally {
+    console.log = original;
+  }
+}
+
 export type HttpEdge = { server: http.Server; close: () => Promise<void> };
 
 /**
@@ -114,7 +132,7 @@ export async function serveHttp(opts: { config: Config; root: string; apiRoutes:
   adoptBuiltNextConfig(root);
   const next = (await import("next")).default;
   const app = next({ dev: false, dir: root, hostname: config.host, port: config.port });
-  await app.prepare();
+  await withoutConfigTiming(() => app.prepare());
   const nextHandler = app.getRequestHandler();
   const direct = directApi(opts.apiRoutes);
   const server = http.createServer((req, res) => {

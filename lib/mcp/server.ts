@@ -11,7 +11,7 @@ import { AppError } from "@/lib/domain/errors";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { log } from "@/lib/log";
 import type { RequestCtx } from "@/lib/services/context";
-import { getMatrix } from "@/lib/services/matrix/get";
+import { getMatrixWithSummary } from "@/lib/services/matrix/get-with-summary";
 import { listDrifts } from "@/lib/services/drift/list-drifts";
 import { listPromotionsForWorkspace } from "@/lib/services/insights/promotions";
 import { listUpdates } from "@/lib/services/insights/updates";
@@ -79,7 +79,7 @@ export function createMcpServer(ctx: RequestCtx): McpServer {
     },
     outputSchema: unnamed(matrixSchema),
     annotations: { readOnlyHint: true },
-  }, (query) => answer(() => getMatrix({ ctx, input: query })));
+  }, (query) => answer(() => getMatrixWithSummary({ ctx, input: query })));
 
   server.registerTool("drifts", {
     title: "Drift records",

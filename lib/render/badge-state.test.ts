@@ -17,6 +17,9 @@ describe("badgeState", () => {
     ["nothing runs", { hasVersion: false }, "unknown", "no_version"],
     ["no version even with drift and eol passed", { hasVersion: false, drifts: ["declared"], eolState: "passed" }, "unknown", "no_version"],
     ["clean", {}, "up_to_date", "up_to_date"],
+    ["every target quiet: grey, never green", { quiet: true }, "unknown", "quiet"],
+    ["every target quiet, even with eol passed: its last report is not live", { quiet: true, eolState: "passed" }, "unknown", "quiet"],
+    ["some target still reporting", { quiet: false, eolState: "passed" }, "attention", "eol_passed"],
     ["eol ok", { eolState: "ok" }, "up_to_date", "up_to_date"],
     ["newer patch the policy ignores", { upstreamJump: "patch" }, "up_to_date", "up_to_date"],
     ["newer major beyond pin_major", { upstreamJump: "major" }, "up_to_date", "up_to_date"],
@@ -64,6 +67,7 @@ describe("badgeState", () => {
   it("documents every rule in order, one per id, ending with the catch-all", () => {
     expect(BADGE_RULES.map((r) => r.id)).toEqual([
       "no_version",
+      "quiet",
       "eol_passed",
       "declared_announced",
       "inconsistent_announced",

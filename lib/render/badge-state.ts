@@ -25,6 +25,8 @@ export type BadgeStateInput = {
   upstreamJump: VersionJump | null;
   /** The service's upstream state; anything but `ok` means "newer releases" is not known. Default `ok`. */
   upstreamState?: UpstreamState;
+  /** Every target in scope that runs it is quiet: its last report, not known to run now. */
+  quiet?: boolean;
 };
 
 export type BadgeRule = { id: string; state: BadgeState; when: string };
@@ -33,6 +35,7 @@ type Rule = BadgeRule & { applies: (facts: Facts) => boolean };
 
 type Facts = {
   hasVersion: boolean;
+  quiet: boolean;
   eolState: EolState | null;
   isUpstreamKnown: boolean;
   open: ReadonlySet<DriftKind>;
@@ -55,6 +58,12 @@ const RULES: readonly Rule[] = [
     state: "unknown",
     when: "No version is known: nothing runs in scope, or only a moving tag that is not resolved to a version yet.",
     applies: (f) => !f.hasVersion,
+  },
+  {
+    id: "quiet",
+    state: "unknown",
+    when: "Every target that runs it in scope is quiet (no report for longer than DRIFTWATCH_QUIET_AFTER): what it last reported may no longer run, so nothing is shown as live.",
+    applies: (f) => f.quiet,
   },
   {
     id: "eol_passed",
@@ -124,7 +133,7 @@ function facts(input: BadgeStateInput): Facts {
     else (drift.state === "open" ? open : announced).add(drift.kind);
   }
   const isUpstreamKnown = (input.upstreamState ?? "ok") === "ok";
-  return { hasVersion: input.hasVersion, eolState: input.eolState, isUpstreamKnown, open, announced };
+  return { hasVersion: input.hasVersion, quiet: input.quiet === true, eolState: input.eolState, isUpstreamKnown, open, announced };
 }
 
 /** The state and the rule that chose it, with a note when newer releases are out that the policy ignores. */

@@ -19,7 +19,8 @@ let base: string;
 function env(): NodeJS.ProcessEnv {
   // The demo keeps everything in its data directory, never in the tests' database.
   const { DATABASE_URL: _unused, ...rest } = process.env;
-  return { ...rest, DRIFTWATCH_DATA_DIR: dataDir };
+  // A short quiet delay: the demo must keep its targets reporting (every 10 s then) for them to stay live.
+  return { ...rest, DRIFTWATCH_DATA_DIR: dataDir, DRIFTWATCH_QUIET_AFTER: "30s" };
 }
 
 type Running = { child: ChildProcess; output: () => string; readyMs: number };
@@ -43,6 +44,29 @@ async function stopDemo(running: Running): Promise<number | null> {
   const exited = new Promise<number | null>((r) => running.child.once("exit", (code) => r(code)));
   running.child.kill("SIGINT");
   return exited;
+}
+
+/** Signs in through the sign-in form's own endpoint with the printed credentials; true when a session was given. */
+async function signsInWithPrinted(output: string): Promise<boolean> {
+  const [, email, password] = /Sign in as (\S+) with the password (\S+)/.exec(output) ?? [];
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST", redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: base },
+    body: new URLSearchParams({ email: email!, password: password!, csrfToken, callbackUrl: `${base}/` }),
+  });
+  await res.body?.cancel();
+  return res.headers.getSetCookie().some((c) => c.includes("session-token="));
+}
+
+type MatrixTargets = { services: { cells: { targets: { name: string; state: string }[] }[] }[] };
+const targetsOf = (m: MatrixTargets) => m.services.flatMap((s) => s.cells.flatMap((c) => c.targets));
+
+/** The agent targets with when each last reported (read as it is, not from the matrix's cache). */
+async function agentTargets(): Promise<{ name: string; kind: string; last_report_at: string | null }[]> {
+  return ((await get("/api/v1/targets")).items as { name: string; kind: string; last_report_at: string | null }[]).filter((t) => t.kind !== "compose_git");
 }
 
 async function get(route: string) {
@@ -73,6 +97,42 @@ describe("driftwatch demo", () => {
   it("prints the address and the sign-in", () => {
     expect(first.output()).toContain(`Driftwatch demo is running at http://localhost:${port}`);
     expect(first.output()).toMatch(/Sign in as demo@example\.com with the password \S+/);
+  });
+
+  it("opens on sign-in with the printed credentials shown, and they work", async () => {
+    expect(first.output()).not.toMatch(/Running next\.config/);
+    const home = await fetch(`${base}/`, { redirect: "manual" });
+    await home.body?.cancel();
+    expect(home.headers.get("location")).toMatch(/\/signin$/);
+    const signin = await (await fetch(`${base}/signin`)).text();
+    expect(signin).toContain("driftwatch-demo");
+    expect(signin).not.toContain("Create workspace");
+    expect(await signsInWithPrinted(first.output())).toBe(true);
+  });
+
+  it("keeps its targets reporting while it runs", async () => {
+    const started = Date.now();
+    // Past the quiet delay (30 s), every agent target has reported again since this test began.
+    await new Promise((r) => setTimeout(r, 35_000));
+    const targets = targetsOf(await get("/api/v1/matrix")).filter((t) => !t.name.startsWith("compose@"));
+    expect(targets.length).toBeGreaterThan(0);
+    for (const t of targets) expect(t.state, t.name).toBe("reporting");
+    expect((await get("/api/v1/matrix")).summary.quiet_targets).toBe(0);
+    for (const t of await agentTargets()) expect(Date.parse(t.last_report_at!), t.name).toBeGreaterThan(started);
+  }, 60_000);
+
+  it("dates its releases as published on the forge, weeks back, not first seen today", async () => {
+    const promotions = await get("/api/v1/promotions");
+    // orders-db (postgres) publishes no forge releases: its dates are when tags were first seen.
+    const releases = promotions.items
+      .filter((p: { service: string }) => p.service !== "orders-db")
+      .flatMap((p: { releases: { published_at: string | null }[] }) => p.releases);
+    expect(releases.length).toBeGreaterThan(0);
+    const published = releases.map((r: { published_at: string | null }) => r.published_at).filter((d: string | null): d is string => d !== null);
+    // Every other promotion's releases come from the demo's forge data, spread over the weeks before now.
+    expect(published.length).toBe(releases.length);
+    const ages = published.map((d: string) => (Date.now() - Date.parse(d)) / 86_400_000);
+    expect(Math.max(...ages)).toBeGreaterThan(10);
   });
 
   it("fills three environments and at least eighteen services", async () => {
@@ -117,6 +177,11 @@ describe("driftwatch demo", () => {
     try {
       console.log(`driftwatch demo on its existing data: ready in ${(second.readyMs / 1000).toFixed(1)} s`);
       expect(second.output()).toContain("already filled");
+      expect(await signsInWithPrinted(second.output())).toBe(true);
+      // The second run reports too.
+      const restarted = Date.now();
+      await new Promise((r) => setTimeout(r, 12_000));
+      for (const t of await agentTargets()) expect(Date.parse(t.last_report_at!), t.name).toBeGreaterThan(restarted);
       expect((await get("/api/v1/services")).items.length).toBe(before);
       expect((await get("/api/v1/environments")).items.length).toBe(3);
     } finally {

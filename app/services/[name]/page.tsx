@@ -10,6 +10,7 @@ import { PolicyForm, type PolicyView } from "@/components/service/policy-form";
 import { ReleasesList } from "@/components/service/releases-list";
 import { GateLines } from "@/components/service/gate-line";
 import { RunsTable } from "@/components/service/runs-table";
+import { QuietBanner } from "@/components/ui/quiet-banner";
 import { VersionTimeline } from "@/components/service/timeline";
 import { UpstreamCard } from "@/components/service/upstream-card";
 import { WaitingReleases } from "@/components/insights/waiting-releases";
@@ -74,6 +75,9 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
   const quotaWait = service.repository ? await getQuotaWait({ ctx, repository: service.repository }) : null;
   const waiting = await listWaitingReleasesOf({ ctx, input: { service: service.name } });
   const gate = await previewGate({ ctx, input: { service: service.name } });
+  const quietHere = [...new Map((detail.row?.cells ?? []).flatMap((c) => c.targets
+    .filter((t) => t.state === "quiet" && !t.declared)
+    .map((t) => [t.name, { name: t.name, environment: c.environment, last_seen_at: t.last_seen_at }] as const))).values()];
 
   return (
     <AppShell current="matrix" workspace={workspaceName} email={ctx.actor.email}>
@@ -97,6 +101,7 @@ export default async function ServicePage({ params, searchParams }: { params: Pa
         ) : null}
       </div>
 
+      <QuietBanner targets={quietHere} quietAfterMs={ctx.config.quietAfterMs} now={now} />
       <div className="svc-grid">
         <section className="card span-2" aria-labelledby="runs-h">
           <h2 id="runs-h">Where it runs</h2>

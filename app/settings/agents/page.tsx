@@ -15,11 +15,13 @@ import { revokeAgentKeyAction } from "./actions";
 import { CreateAgentKeyForm } from "./create-agent-form";
 import { DockerHostSection } from "./docker-host-section";
 
+import { humanizeDuration } from "@/lib/domain/duration";
+import { targetStateOf } from "@/lib/domain/quiet";
+
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Agents and targets" };
 
 const KIND: Record<string, string> = { docker: "Docker", kubernetes: "Kubernetes", swarm: "Swarm", nomad: "Nomad", compose_git: "Compose in Git" };
-const STALE_MS = 15 * 60_000;
 
 export default async function AgentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, workspaceName } = await requirePageSession();
@@ -89,7 +91,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
               <tr><td colSpan={6} className="muted">No agent has reported yet.</td></tr>
             ) : (
               runtimes.map((t) => {
-                const stale = !t.last_report_at || now.getTime() - new Date(t.last_report_at).getTime() > STALE_MS;
+                const stale = targetStateOf(t.last_report_at ? new Date(t.last_report_at) : null, now, ctx.config.quietAfterMs) === "quiet";
                 return (
                   <tr key={t.name}>
                     <th scope="row">{t.name}</th>
@@ -104,7 +106,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
             )}
           </tbody>
         </table>
-        <p className="hint">A target that has not reported for 15 minutes is marked quiet. Compose-in-Git targets are under <Link href="/settings/compose">Compose in Git</Link>.</p>
+        <p className="hint">A target that has not reported for {humanizeDuration(ctx.config.quietAfterMs)} (<code>DRIFTWATCH_QUIET_AFTER</code>) is marked quiet, here and wherever its versions show. Compose-in-Git targets are under <Link href="/settings/compose">Compose in Git</Link>.</p>
       </section>
     </SettingsFrame>
   );

@@ -25,6 +25,10 @@ describe("demoReports", () => {
     }
   });
 
+  it("starts before the widest chart window (90 days), so the charts show a running fleet, not first sightings", () => {
+    for (const reports of byTarget) expect(now - Date.parse(reports[0]!.observed_at)).toBeGreaterThan(90 * 86_400_000);
+  });
+
   it("is the same for the same instant, so a second fill repeats the first", () => {
     expect(demoReports(plan)).toEqual(byTarget);
   });

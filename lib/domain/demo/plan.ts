@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import type { AgentReportInput } from "../agent-report";
 import {
-  DECLARED_AHEAD, DECLARED_IN_STAGING, DEMO_ENVIRONMENTS, DEMO_SERVICES, DEMO_TARGETS, deploysOn, runningAt, type Deploy,
+  DECLARED_AHEAD, DECLARED_IN_STAGING, DEMO_ENVIRONMENTS, DEMO_SERVICES, DEMO_TARGETS, demoForgeOf, deploysOn, runningAt, type Deploy,
 } from "./dataset";
 
 export { DEMO_ENVIRONMENTS, DEMO_SERVICES };
@@ -94,9 +94,40 @@ export function demoDeclarations(input: DemoPlanInput): { service: string; image
   });
 }
 
-/** Teams and end-of-life products, as PATCH /api/v1/services/{name} bodies. */
-export function demoServiceUpdates(): { name: string; team: string; policy?: { eol: string } }[] {
-  return DEMO_SERVICES.map((s) => ({ name: s.name, team: s.team, ...(s.eol ? { policy: { eol: s.eol } } : {}) }));
+type DemoPolicy = { eol?: string; github?: string; release_tag_prefix?: string };
+
+/**
+ * Teams and end-of-life products, as PATCH /api/v1/services/{name} bodies; with `forge`, also where
+ * the releases are published (`driftwatch demo` answers for GitHub on loopback with their dates).
+ */
+export function demoServiceUpdates(opts: { forge?: boolean } = {}): { name: string; team: string; policy?: DemoPolicy }[] {
+  return DEMO_SERVICES.map((s) => {
+    const forge = opts.forge ? demoForgeOf(s) : null;
+    const policy: DemoPolicy = { ...(s.eol ? { eol: s.eol } : {}), ...(forge ? { github: forge.github, release_tag_prefix: forge.prefix } : {}) };
+    return { name: s.name, team: s.team, ...(Object.keys(policy).length ? { policy } : {}) };
+  });
+}
+
+export type DemoGithubRelease = { id: number; tag_name: string; name: string; published_at: string; created_at: string; html_url: string; prerelease: boolean; draft: boolean };
+
+/**
+ * The demo's releases as GitHub's REST API lists them (GET /repos/{owner}/{repo}/releases), newest
+ * first, published when the dataset says each came out before `now`: recorded-shaped release data.
+ */
+export function demoGithubReleases(now: number): Map<string, DemoGithubRelease[]> {
+  const out = new Map<string, DemoGithubRelease[]>();
+  let id = 180_000_000;
+  for (const s of DEMO_SERVICES) {
+    const forge = demoForgeOf(s);
+    if (!forge) continue;
+    const releases = s.releases.map(([version, daysAgo]) => {
+      const tag = `${forge.prefix}${version}`;
+      const at = iso(now - daysAgo * DAY);
+      return { id: id++, tag_name: tag, name: `${s.name} ${version}`, published_at: at, created_at: at, html_url: `https://github.com/${forge.github}/releases/tag/${tag}`, prerelease: false, draft: false };
+    });
+    out.set(forge.github, releases.reverse());
+  }
+  return out;
 }
 
 /** Production's cache waits for the next minor; notifications are put off for a week. */

@@ -13,5 +13,5 @@ export async function getServiceBadges({ ctx, input: { name } }: { ctx: RequestC
   if (!row) throw new AppError("not_found", `Service ${name} was not found.`);
   const drifts = await listServiceLiveDrifts(ctx.db, workspaceId, name);
   const live = drifts.flatMap((d) => (d.state === "resolved" ? [] : [{ environment: d.environment.name, kind: d.kind, state: d.state }]));
-  return badgeViews(row, live, matrix.environments);
+  return badgeViews(row, live, matrix.environments, ctx.now);
 }

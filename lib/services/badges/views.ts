@@ -1,6 +1,7 @@
 // The state each badge of a service shows, from its matrix row and live drift.
 import type { DriftKind } from "@/lib/domain/policy";
 import { compareTags, jumpBetween } from "@/lib/domain/versions";
+import { humanizeDuration } from "@/lib/domain/duration";
 import { badgeLabel } from "@/lib/render/badge";
 import { explainBadgeState, worstBadgeState, type BadgeRule, type BadgeState, type VersionJump } from "@/lib/render/badge-state";
 import type { getMatrix } from "../matrix/get";
@@ -25,16 +26,25 @@ function upstreamJump(version: string | null, newest: string | null): VersionJum
 }
 
 /** The badge for each environment the service runs in, and for all of them (environment null, first). */
-export function badgeViews(row: Row, drifts: readonly LiveDrift[], environments: readonly { name: string; production: boolean }[]): BadgeView[] {
+/** A quiet cell's version says so, with its last report's age: `2.5.0, quiet 3h`. */
+function shownVersion(cell: Row["cells"][number], now: Date): string {
+  if (!cell.version) return "";
+  if (!cell.quiet) return cell.display;
+  const age = cell.last_seen_at ? ` ${humanizeDuration(now.getTime() - new Date(cell.last_seen_at).getTime()).split(" ")[0]}` : "";
+  return `${cell.display}, quiet${age}`;
+}
+
+export function badgeViews(row: Row, drifts: readonly LiveDrift[], environments: readonly { name: string; production: boolean }[], now: Date): BadgeView[] {
   const perEnv: BadgeView[] = row.cells.map((cell) => {
     const explained = explainBadgeState({
       hasVersion: cell.version !== null,
+      quiet: cell.quiet,
       drifts: drifts.filter((d) => d.environment === cell.environment).map((d) => ({ kind: d.kind, state: d.state })),
       eolState: cell.eol?.state ?? null,
       upstreamJump: upstreamJump(cell.version, row.upstream.newest),
       upstreamState: row.upstream.state,
     });
-    return { environment: cell.environment, label: badgeLabel(row.name, cell.environment), version: cell.version ? cell.display : "", ...explained };
+    return { environment: cell.environment, label: badgeLabel(row.name, cell.environment), version: shownVersion(cell, now), ...explained };
   });
   // All environments: the most severe state; the version of production, else of the last environment in the pipeline.
   const production = row.cells.filter((c) => environments.find((e) => e.name === c.environment)?.production);
@@ -44,7 +54,7 @@ export function badgeViews(row: Row, drifts: readonly LiveDrift[], environments:
   const all: BadgeView = {
     environment: null,
     label: badgeLabel(row.name, null),
-    version: shown?.version ? shown.display : "",
+    version: shown ? shownVersion(shown, now) : "",
     state: worst,
     rule: deciding?.rule ?? null,
     note: deciding?.note ?? null,

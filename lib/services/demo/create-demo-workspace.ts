@@ -3,11 +3,11 @@
 // the API and the agents reach (environments, agent reports, services,
 // acknowledgements), never by raw inserts. Upstream tags are the agent's
 // recorded look-ups, so it works offline. A second call fills nothing twice.
-// The owner's password is new at every call and shown once: a known password
-// would open a workspace on a real instance to anyone who knows the demo.
+// A new owner gets a random password, shown once: a known password would open a
+// workspace on a real instance to anyone who knows the demo. An existing owner's
+// password is never touched: someone may have been given it (`driftwatch demo`
+// prints its own), so callers sign in through a one-time ticket instead.
 import { randomBytes } from "node:crypto";
-import { hashPassword } from "@/lib/auth/password";
-import { updateUserPasswordHash } from "@/lib/db/queries/users/update-user-password-hash";
 import { getUserByEmail } from "@/lib/db/queries/users/get-user-by-email";
 import { getWorkspaceWithMembers } from "@/lib/db/queries/workspaces/get-workspace-with-members";
 import { AppError } from "@/lib/domain/errors";
@@ -28,7 +28,10 @@ import { setupWorkspace } from "../workspaces/setup";
 export type DemoWorkspace = {
   workspace: string;
   email: string;
-  password: string;
+  /** The owner's user id, for a one-time sign-in. */
+  userId: string;
+  /** Only when this call made the owner; an existing owner keeps the password they were given. */
+  password: string | null;
   /** False when the demo workspace existed already: nothing was added. */
   created: boolean;
 };
@@ -37,14 +40,13 @@ const DAY = 86_400_000;
 
 export async function createDemoWorkspace({ ctx }: { ctx: Pick<RequestCtx, "db" | "config" | "now"> }): Promise<DemoWorkspace> {
   const password = randomBytes(15).toString("base64url");
-  const out = { workspace: DEMO_WORKSPACE, email: DEMO_EMAIL, password };
+  const out = { workspace: DEMO_WORKSPACE, email: DEMO_EMAIL };
   const notOurs = () => new AppError("conflict", `A workspace or user named like the demo's (${DEMO_WORKSPACE}, ${DEMO_EMAIL}) exists already and is not the demo.`);
   const existing = await getUserByEmail(ctx.db, DEMO_EMAIL);
   if (existing) {
     const ws = await getWorkspaceWithMembers(ctx.db, DEMO_WORKSPACE);
     if (!ws?.memberships.some((m) => m.userId === existing.id && m.role === "owner")) throw notOurs();
-    await updateUserPasswordHash(ctx.db, existing.id, await hashPassword(password));
-    return { ...out, created: false };
+    return { ...out, userId: existing.id, password: null, created: false };
   }
   let setup;
   try {
@@ -54,7 +56,7 @@ export async function createDemoWorkspace({ ctx }: { ctx: Pick<RequestCtx, "db" 
     if (err instanceof AppError && err.code === "conflict") throw notOurs();
     throw err;
   }
-  if (!setup.created.workspace) return { ...out, created: false };
+  if (!setup.created.workspace) return { ...out, userId: setup.userId, password: setup.created.user ? password : null, created: false };
   const owner: RequestCtx = { ...ctx, actor: { kind: "system", workspaceId: setup.workspaceId } };
   const plan: DemoPlanInput = { imageHost: RECORDED_HOST, digestOf: demoImageDigest, recordedTags: true, now: ctx.now.getTime() };
 
@@ -75,5 +77,5 @@ export async function createDemoWorkspace({ ctx }: { ctx: Pick<RequestCtx, "db" 
   for (const { name, ...update } of demoServiceUpdates()) await updateService({ ctx: owner, input: { name, ...update } });
   for (const ack of DEMO_ACKS) await createAck({ ctx: owner, input: { ...ack } });
   await evaluateWorkspaceDrift({ ctx: { db: ctx.db, config: ctx.config, now: ctx.now }, input: { workspaceId: setup.workspaceId } });
-  return { ...out, created: true };
+  return { ...out, userId: setup.userId, password, created: true };
 }

@@ -10,6 +10,7 @@ import { listUpstreamHostStats } from "@/lib/db/queries/upstream/list-upstream-h
 import { loadUpstreamCheckStates } from "@/lib/db/queries/upstream/list-upstream-check-states";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
 import { countUpstreamStates } from "@/lib/domain/upstream";
+import { TARGET_STATES, targetStateOf } from "@/lib/domain/quiet";
 import { requireRole, workspaceOf, type RequestCtx } from "../context";
 import { listServerRegistries } from "../upstream/list-server-registries";
 import { nextUpstreamStaleAt, upstreamStatusOf } from "../upstream/status";
@@ -92,6 +93,9 @@ async function buildMetrics(ctx: RequestCtx, workspaceId: string): Promise<{ tex
   const byState = gauge("driftwatch_upstream_repositories_by_state", "Upstream repositories by registry host and state (ok, failed, stale, unchecked)", ["host", "state"]);
   const states = checkStates.map((r) => ({ host: r.host, state: upstreamStatusOf(r, now).state }));
   for (const c of countUpstreamStates(states)) byState.set({ host: c.host, state: c.state }, c.repositories);
+
+  const byTargetState = gauge("driftwatch_targets", "Agent targets by state: reporting, or quiet (no accepted report for longer than DRIFTWATCH_QUIET_AFTER)", ["state"]);
+  for (const state of TARGET_STATES) byTargetState.set({ state }, targets.filter((t) => targetStateOf(t.lastReportAt, now, ctx.config.quietAfterMs) === state).length);
 
   const age = gauge("driftwatch_agent_report_age_seconds", "Seconds since the target's agent last reported", ["target"]);
   for (const t of targets) if (t.lastReportAt) age.set({ target: t.name }, Math.max(0, (now.getTime() - t.lastReportAt.getTime()) / 1000));

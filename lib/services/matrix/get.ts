@@ -2,7 +2,9 @@
 // (or, with only Compose files, what Git declares), with drift and end of life.
 import { serviceKindOf, uncheckableReason } from "@/lib/domain/charts";
 import type { z } from "zod";
-import type { matrixQuerySchema, matrixSchema } from "@/lib/services/matrix/schemas";
+import type { matrixQuerySchema, matrixBodySchema } from "@/lib/services/matrix/schemas";
+import { listTargetReports } from "@/lib/db/queries/targets/list-target-reports";
+import { nextQuietAt, targetStateOf, type TargetState } from "@/lib/domain/quiet";
 import { listActiveDriftCells } from "@/lib/db/queries/drifts/list-active-drift-cells";
 import type { CurrentRun } from "@/lib/domain/drift";
 import { effectivePolicy, type DriftKind, type Policy } from "@/lib/domain/policy";
@@ -15,7 +17,7 @@ import { loadEolForRuns, type EolLookup } from "../eol/status";
 import { cachedInsight } from "../cache/insights-cache";
 import { cachedDriftInputs } from "../insights/fleet";
 
-type Matrix = z.infer<typeof matrixSchema>;
+type Matrix = z.infer<typeof matrixBodySchema>;
 type Cell = Matrix["services"][number]["cells"][number];
 
 /** The oldest of several versions (the one a move replaces everywhere); unknown versions sort first. */
@@ -27,7 +29,11 @@ export function oldestRun<T extends { version: string | null; tag: string }>(run
 }
 
 /** The whole matrix, and each service's active drift kinds (in any environment) for the `kind` filter. */
-type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>>; upstreamStaleAt: number | null };
+type WholeMatrix = {
+  matrix: Matrix; kinds: Map<string, Set<DriftKind>>; upstreamStaleAt: number | null;
+  /** Agent targets that are quiet now, and when the next one turns quiet by the clock. */
+  quietTargets: number; quietAt: number | null;
+};
 
 /**
  * Every query selects from the workspace's whole matrix, computed once per
@@ -36,10 +42,7 @@ type WholeMatrix = { matrix: Matrix; kinds: Map<string, Set<DriftKind>>; upstrea
  */
 export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input: z.infer<typeof matrixQuerySchema> }): Promise<Matrix> {
   const workspaceId = workspaceOf(ctx.actor);
-  // Upstream states turn stale with the clock alone: recompute then, not only after the TTL.
-  const whole = await cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId), {
-    validUntil: (w, at) => Math.min(at + INSIGHTS_CACHE_TTL_MS, w.upstreamStaleAt !== null && w.upstreamStaleAt > at ? w.upstreamStaleAt : Number.POSITIVE_INFINITY),
-  });
+  const whole = await getWholeMatrix(ctx, workspaceId);
   const { team, environment, kind, q, limit, offset = 0 } = query;
   if (!team && !environment && !kind && !q && limit === undefined && offset === 0) return whole.matrix;
   let services = whole.matrix.services;
@@ -51,16 +54,32 @@ export async function getMatrix({ ctx, input: query }: { ctx: RequestCtx; input:
   return { environments: whole.matrix.environments, services: services.slice(offset, limit === undefined ? undefined : offset + limit), total: services.length };
 }
 
+/** The workspace's whole matrix (cached per snapshot), with its quiet targets. */
+export async function getWholeMatrix(ctx: RequestCtx, workspaceId: string): Promise<WholeMatrix> {
+  // Upstream states turn stale, and targets quiet, with the clock alone: recompute then, not only after the TTL.
+  const later = (t: number | null, at: number) => (t !== null && t > at ? t : Number.POSITIVE_INFINITY);
+  return cachedInsight(ctx, `${workspaceId}:matrix`, () => computeMatrix(ctx, workspaceId), {
+    validUntil: (w, at) => Math.min(at + INSIGHTS_CACHE_TTL_MS, later(w.upstreamStaleAt, at), later(w.quietAt, at)),
+  });
+}
+
 /**
  * From the drift inputs the updates list and promotions share (one compact read of the
  * workspace, cached per snapshot): the services, what runs now with exact versions, and the
  * upstream tags. Only the active drifts and end-of-life states are read here.
  */
 async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<WholeMatrix> {
-  const [inputs, drifts] = await Promise.all([
+  const [inputs, drifts, targetReports] = await Promise.all([
     cachedDriftInputs(ctx, workspaceId),
     listActiveDriftCells(ctx.db, workspaceId),
+    listTargetReports(ctx.db, workspaceId),
   ]);
+  // Compose-in-Git targets declare rather than report: the server reads them, they are never quiet.
+  const agentTargets = targetReports.filter((t) => t.kind !== "compose_git");
+  const seenBy = new Map<string, { last_seen_at: string | null; state: TargetState }>(targetReports.map((t) => [t.id, {
+    last_seen_at: t.lastReportAt?.toISOString() ?? null,
+    state: t.kind === "compose_git" ? "reporting" : targetStateOf(t.lastReportAt, ctx.now, ctx.config.quietAfterMs),
+  }] as const));
   const { environments, facts } = inputs;
   const runsBy = new Map<string, CurrentRun[]>();
   for (const r of inputs.current) {
@@ -98,13 +117,20 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
       const running = here.filter((r) => !r.declared);
       const shown = running.length ? running : here;
       const oldest = oldestRun(shown)!;
+      const seen = running.map((r) => seenBy.get(r.targetId));
+      const lastSeen = seen.map((t) => t?.last_seen_at ?? null).filter((t): t is string => t !== null).sort().at(-1) ?? null;
       cells.push({
         environment: env.name,
         tag: oldest.tag,
         version: oldest.version,
         display: displayTag(oldest.tag, oldest.version),
         declared: running.length === 0,
-        targets: here.map((r) => ({ name: r.targetName, tag: r.tag, version: r.version, digest: r.digest, since: r.since.toISOString(), declared: r.declared })),
+        targets: here.map((r) => ({
+          name: r.targetName, tag: r.tag, version: r.version, digest: r.digest, since: r.since.toISOString(), declared: r.declared,
+          ...(seenBy.get(r.targetId) ?? { last_seen_at: null, state: "quiet" as const }),
+        })),
+        quiet: running.length > 0 && seen.every((t) => t?.state !== "reporting"),
+        last_seen_at: lastSeen,
         drifts: driftsBy.get(`${s.id}:${env.id}`) ?? [],
         drift_details: detailsBy.get(`${s.id}:${env.id}`) ?? [],
         eol: oldest.version ? eol(s.id, oldest.version) : null,
@@ -133,5 +159,9 @@ async function computeMatrix(ctx: RequestCtx, workspaceId: string): Promise<Whol
     };
   });
   const matrix = { environments: environments.map((e) => ({ name: e.name, position: e.position, production: e.production })), services, total: services.length };
-  return { matrix, kinds, upstreamStaleAt: nextUpstreamStaleAt(facts.map((f) => f.upstream)) };
+  return {
+    matrix, kinds, upstreamStaleAt: nextUpstreamStaleAt(facts.map((f) => f.upstream)),
+    quietTargets: agentTargets.filter((t) => seenBy.get(t.id)?.state === "quiet").length,
+    quietAt: nextQuietAt(agentTargets.map((t) => t.lastReportAt), ctx.now, ctx.config.quietAfterMs),
+  };
 }

@@ -1,6 +1,7 @@
 // The matrix as the API shows it and the filters it accepts.
 import { z } from "zod";
 import { DRIFT_KINDS } from "@/lib/domain/policy";
+import { TARGET_STATES } from "@/lib/domain/quiet";
 import { UPSTREAM_STATES } from "@/lib/domain/upstream";
 import { nullableTimestamp, timestamp } from "../schemas";
 
@@ -15,7 +16,13 @@ export const matrixCellSchema = z
     version: z.string().nullable().meta({ description: "Exact version: a resolved moving tag gives its match; unresolved gives null" }),
     display: z.string().meta({ description: "`<tag> = <exact_version>` for a resolved moving tag, else the tag" }),
     declared: z.boolean().meta({ description: "True where the cell comes from Compose files in Git only" }),
-    targets: z.array(z.object({ name: z.string(), tag: z.string(), version: z.string().nullable(), digest: z.string().nullable(), since: timestamp, declared: z.boolean() })),
+    targets: z.array(z.object({
+      name: z.string(), tag: z.string(), version: z.string().nullable(), digest: z.string().nullable(), since: timestamp, declared: z.boolean(),
+      last_seen_at: nullableTimestamp.meta({ description: "The target's last accepted report" }),
+      state: z.enum(TARGET_STATES).meta({ description: "quiet: no accepted report for longer than DRIFTWATCH_QUIET_AFTER, so what it shows may no longer run" }),
+    })),
+    quiet: z.boolean().meta({ description: "Every target that runs this cell's versions is quiet: what it shows is its last report, not live" }),
+    last_seen_at: nullableTimestamp.meta({ description: "The newest last report among the targets that run this cell's versions" }),
     drifts: z.array(z.enum(DRIFT_KINDS)),
     drift_details: z
       .array(
@@ -54,7 +61,17 @@ export const upstreamSchema = z
   })
   .meta({ id: "UpstreamStatus" });
 
-export const matrixSchema = z
+export const matrixSummarySchema = z
+  .object({
+    to_act_on: z.number().int().meta({ description: "Lines of GET /api/v1/updates (`items`)" }),
+    open_drifts: z.number().int().meta({ description: "Items of GET /api/v1/drifts with its default filter (not resolved)" }),
+    promotions_waiting: z.number().int().meta({ description: "Items of GET /api/v1/promotions" }),
+    quiet_targets: z.number().int().meta({ description: "Targets with no accepted report for longer than DRIFTWATCH_QUIET_AFTER" }),
+  })
+  .meta({ id: "MatrixSummary" });
+
+/** The matrix without its summary: what the pages that show services read. */
+export const matrixBodySchema = z
   .object({
     environments: z.array(z.object({ name: z.string(), position: z.number().int(), production: z.boolean() })),
     services: z.array(
@@ -68,7 +85,10 @@ export const matrixSchema = z
       }),
     ),
     total: z.number().int().meta({ description: "Services matching the filters, before limit/offset" }),
-  })
+  });
+
+export const matrixSchema = matrixBodySchema
+  .extend({ summary: matrixSummarySchema.meta({ description: "The whole workspace's counts, whatever the filters: each equals the number of items its own list gives" }) })
   .meta({ id: "Matrix" });
 
 export const matrixQuerySchema = z.object({

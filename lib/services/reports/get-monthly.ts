@@ -16,6 +16,7 @@ import { catalogFor } from "../services/catalog-lookup";
 import { listUpdates } from "../insights/updates";
 import { lookupReleases, type ReleaseSource } from "../insights/releases";
 import { listDrifts } from "../drift/list-drifts";
+import { cachedDriftInputs } from "../insights/fleet";
 import { listTargets } from "../targets/list";
 import type { Policy } from "@/lib/domain/policy";
 
@@ -146,6 +147,13 @@ async function newReleases(
   }
   const keys = [...new Set([...lines.values()].map((l) => l.repository))];
   if (keys.length === 0) return { items: [], more: 0 };
+  // Releases newer than the oldest version running of their line: those the forge dates are counted by that date.
+  const oldestRunning = new Map<string, string>();
+  for (const line of lines.values()) {
+    const versions = (byName.get(line.name)?.cells ?? []).flatMap((c) => c.targets.map((t) => t.version)).filter((v): v is string => v !== null);
+    const oldest = versions.sort((a, b) => compareTags(a, b) ?? 0)[0];
+    if (oldest) oldestRunning.set(line.serviceId, oldest);
+  }
   const repos = await listVisibleRepositories(ctx.db, workspaceId, keys);
   const repoOf = new Map<string, (typeof repos)[number]>();
   for (const r of repos) if (!repoOf.has(r.key) || r.ownerWorkspaceId) repoOf.set(r.key, r);
@@ -176,8 +184,25 @@ async function newReleases(
     const { kind, repository } = described.release_source;
     sources.set(f.id, { forge: kind && repository ? { kind, repository } : null, tagPrefix: own?.release_tag_prefix ?? catalog?.release_tag_prefix ?? null, changelog: own?.changelog ?? catalog?.changelog ?? null });
   }
-  const notes = await lookupReleases(ctx.db, sources, found.map((f) => ({ serviceId: f.serviceId, version: f.version })));
-  const items = found
+  const upstreamTags = (await cachedDriftInputs(ctx, workspaceId)).upstreamTags;
+  const candidates = [...lines.values()].flatMap((line) => {
+    const oldest = oldestRunning.get(line.serviceId);
+    return (upstreamTags.get(line.serviceId) ?? []).filter((tag) => {
+      const p = parseTag(tag);
+      const group = likeGroupKey(tag);
+      return p.kind === "version" && !p.isPrerelease && group !== null && line.groups.has(group) && (oldest === undefined || (compareTags(tag, oldest) ?? 0) > 0);
+    }).map((version) => ({ serviceId: line.serviceId, service: line.name, version }));
+  });
+  const notes = await lookupReleases(ctx.db, sources, [...found, ...candidates].map((f) => ({ serviceId: f.serviceId, version: f.version })));
+  // A release's date is when the forge says it was published, else when its tag was first seen:
+  // a release first seen this month but published long before is not new, one published this month is.
+  const dated = new Map<string, { serviceId: string; service: string; version: string; at: Date }>();
+  for (const c of candidates) {
+    const published = notes(c.serviceId, c.version).published_at;
+    if (published && published >= from && published < to) dated.set(`${c.serviceId}\n${c.version}`, { ...c, at: published });
+  }
+  for (const f of found) if (notes(f.serviceId, f.version).published_at === null) dated.set(`${f.serviceId}\n${f.version}`, f);
+  const items = [...dated.values()]
     .map((f) => {
       const info = notes(f.serviceId, f.version);
       return { service: f.service, version: f.version, date: f.at.toISOString(), release_notes_url: info.release_notes_url };

@@ -117,6 +117,6 @@ export async function getServiceDetail({ ctx, input: { name } }: { ctx: RequestC
     history: history.items,
     drifts: drifts.items,
     acks: acks.items,
-    badges: row ? badgeViews(row, drifts.items.flatMap((d) => (d.state === "resolved" ? [] : [{ environment: d.environment, kind: d.kind, state: d.state }])), matrix.environments) : [],
+    badges: row ? badgeViews(row, drifts.items.flatMap((d) => (d.state === "resolved" ? [] : [{ environment: d.environment, kind: d.kind, state: d.state }])), matrix.environments, ctx.now) : [],
   };
 }
