@@ -1,7 +1,7 @@
 // Over the pages that show versions: targets that stopped reporting, so no one
 // reads what they last said as what runs now.
 import { lastReportAge, lastReportTitle } from "@/components/matrix/cell-text";
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAge } from "@/lib/domain/words";
 import type { QuietTarget } from "@/lib/services/targets/list-quiet";
 
 export function QuietBanner({ targets, quietAfterMs, now }: { targets: readonly QuietTarget[]; quietAfterMs: number; now: Date }) {
@@ -9,7 +9,7 @@ export function QuietBanner({ targets, quietAfterMs, now }: { targets: readonly 
   return (
     <div className="alert registry-banner quiet-banner" role="status" data-testid="quiet-banner">
       <strong>{targets.length === 1 ? "A target is quiet" : `${targets.length} targets are quiet`}</strong>
-      {`: no report for more than ${humanizeDuration(quietAfterMs)}. What ${targets.length === 1 ? "it" : "they"} last reported is shown greyed with its age, and may no longer run.`}
+      {`: no report for more than ${formatAge(quietAfterMs)}. What ${targets.length === 1 ? "it" : "they"} last reported is shown greyed with its age, and may no longer run.`}
       <ul>
         {targets.map((t) => (
           <li key={t.name}>

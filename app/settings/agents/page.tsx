@@ -15,7 +15,7 @@ import { revokeAgentKeyAction } from "./actions";
 import { CreateAgentKeyForm } from "./create-agent-form";
 import { DockerHostSection } from "./docker-host-section";
 
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAge } from "@/lib/domain/words";
 import { targetStateOf } from "@/lib/domain/quiet";
 
 export const dynamic = "force-dynamic";
@@ -106,7 +106,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
             )}
           </tbody>
         </table>
-        <p className="hint">A target that has not reported for {humanizeDuration(ctx.config.quietAfterMs)} (<code>DRIFTWATCH_QUIET_AFTER</code>) is marked quiet, here and wherever its versions show. Compose-in-Git targets are under <Link href="/settings/compose">Compose in Git</Link>.</p>
+        <p className="hint">A target that has not reported for {formatAge(ctx.config.quietAfterMs)} (<code>DRIFTWATCH_QUIET_AFTER</code>) is marked quiet, here and wherever its versions show. Compose-in-Git targets are under <Link href="/settings/compose">Compose in Git</Link>.</p>
       </section>
     </SettingsFrame>
   );

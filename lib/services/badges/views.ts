@@ -1,7 +1,7 @@
 // The state each badge of a service shows, from its matrix row and live drift.
 import type { DriftKind } from "@/lib/domain/policy";
 import { compareTags, jumpBetween } from "@/lib/domain/versions";
-import { humanizeDuration } from "@/lib/domain/duration";
+import { formatAge } from "@/lib/domain/words";
 import { badgeLabel } from "@/lib/render/badge";
 import { explainBadgeState, worstBadgeState, type BadgeRule, type BadgeState, type VersionJump } from "@/lib/render/badge-state";
 import type { getMatrix } from "../matrix/get";
@@ -26,11 +26,11 @@ function upstreamJump(version: string | null, newest: string | null): VersionJum
 }
 
 /** The badge for each environment the service runs in, and for all of them (environment null, first). */
-/** A quiet cell's version says so, with its last report's age: `2.5.0, quiet 3h`. */
+/** A quiet cell's version says so, with its last report's age: `2.5.0, quiet 3 hours`. */
 function shownVersion(cell: Row["cells"][number], now: Date): string {
   if (!cell.version) return "";
   if (!cell.quiet) return cell.display;
-  const age = cell.last_seen_at ? ` ${humanizeDuration(now.getTime() - new Date(cell.last_seen_at).getTime()).split(" ")[0]}` : "";
+  const age = cell.last_seen_at ? ` ${formatAge(now.getTime() - new Date(cell.last_seen_at).getTime()).split(" ").slice(0, 2).join(" ")}` : "";
   return `${cell.display}, quiet${age}`;
 }
 
