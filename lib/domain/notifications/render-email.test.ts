@@ -30,7 +30,7 @@ describe("renderEmail: drift", () => {
         "",
       ].join("\n"),
     );
-    expect(email.html).toContain('<h2>Drift detected: <a href="https://driftwatch.example.com/services/web">web</a> in production (upstream)</h2>');
+    expect(email.html).toContain('<h2>Drift detected: <a href="https://driftwatch.example.com/services/web">web</a> in production (newer release upstream)</h2>');
     expect(email.html).toContain("<tr><th align=\"left\">Running</th><td>1.25.0</td></tr>");
   });
 

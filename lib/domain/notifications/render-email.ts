@@ -3,6 +3,7 @@
 // text, the same list in HTML), like the updates page's copy-as-checklist.
 import type { DriftEventPayload, NotificationPayload, UpgradePlanItem, UpgradePlanPayload } from "./payloads";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, singleLine, versionMove } from "./wording";
+import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 
 export type RenderedEmail = { subject: string; text: string; html: string };
 
@@ -57,7 +58,7 @@ function renderDrift(p: DriftEventPayload): RenderedEmail {
   const html = htmlDocument(
     driftTitle(p),
     [
-      `<h2>${escapeHtml(driftTitle(p))}: ${htmlLink(p.url, p.service)} in ${escapeHtml(p.environment)} (${escapeHtml(p.kind)})</h2>`,
+      `<h2>${escapeHtml(driftTitle(p))}: ${htmlLink(p.url, p.service)} in ${escapeHtml(p.environment)} (${escapeHtml(inSentence(DRIFT_KIND_NAME[p.kind]))})</h2>`,
       `<p>${escapeHtml(driftSentence(p))}</p>`,
       "<table>",
       ...facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`),

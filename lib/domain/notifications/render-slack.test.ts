@@ -16,7 +16,7 @@ describe("renderSlackMessage: drift", () => {
           type: "section",
           text: {
             type: "mrkdwn",
-            text: "*Drift detected:* <https://driftwatch.example.com/services/web|web> in *production* (upstream)\nweb in production is behind the newest release.",
+            text: "*Drift detected:* <https://driftwatch.example.com/services/web|web> in *production* (newer release upstream)\nweb in production is behind the newest release.",
           },
         },
         {

@@ -3,6 +3,7 @@
 // text from settings or upstream is escaped, so `<!channel>` stays literal.
 import type { DriftEventPayload, NotificationPayload, UpgradePlanPayload } from "./payloads";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, versionMove } from "./wording";
+import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 
 export type SlackTextObject = { type: "mrkdwn"; text: string };
 export type SlackBlock =
@@ -29,7 +30,7 @@ export function slackLink(url: string | null, label: string): string {
 const mrkdwn = (text: string): SlackTextObject => ({ type: "mrkdwn", text });
 
 function renderDrift(p: DriftEventPayload): SlackMessage {
-  const headline = `*${driftTitle(p)}:* ${slackLink(p.url, p.service)} in *${escapeSlack(p.environment)}* (${escapeSlack(p.kind)})`;
+  const headline = `*${driftTitle(p)}:* ${slackLink(p.url, p.service)} in *${escapeSlack(p.environment)}* (${escapeSlack(inSentence(DRIFT_KIND_NAME[p.kind]))})`;
   return {
     text: escapeSlack(`${driftTitle(p)}: ${driftSubject(p)}`),
     blocks: [

@@ -39,12 +39,12 @@ describe("Discord webhook", () => {
       username: "Driftwatch",
       allowed_mentions: { parse: [] },
       embeds: [{
-        title: "Drift detected: web in production (upstream)",
+        title: "Drift detected: web in production (newer release upstream)",
         url: "https://driftwatch.example.com/services/web",
         description: "web in production is behind the newest release.\n[Open web in Driftwatch](https://driftwatch.example.com/services/web)",
         color: DISCORD_COLOR.low,
         fields: [
-          { name: "Kind", value: "upstream", inline: true }, { name: "Running", value: "1.25.0", inline: true }, { name: "Expected", value: "1.27.3", inline: true },
+          { name: "Kind", value: "Newer release upstream", inline: true }, { name: "Running", value: "1.25.0", inline: true }, { name: "Expected", value: "1.27.3", inline: true },
           { name: "Team", value: "payments", inline: true }, { name: "Open since", value: "2026-11-20T10:00:00.000Z", inline: true },
         ],
         timestamp: "2026-11-20T10:15:00.000Z",

@@ -32,8 +32,8 @@ describe("Gotify", () => {
     const req = receiver.received[1]!;
     expect([req.method, req.path, req.headers["content-type"], req.headers["x-gotify-key"]]).toEqual(["POST", "/gotify/message", "application/json", "AzyoeNS.D4iJLVa"]);
     expect(JSON.parse(req.body)).toEqual({
-      title: "Drift detected: web in production (eol)",
-      message: "web in production runs a release cycle at or near its end of life.\n\n- **Kind:** eol\n- **Running:** 1.25.0\n- **Expected:** 1.27.3\n- **Team:** payments\n- **Open since:** 2026-11-20T10:00:00.000Z\n\n[Open web in Driftwatch](https://driftwatch.example.com/services/web)",
+      title: "Drift detected: web in production (end of life)",
+      message: "web in production runs a release cycle at or near its end of life.\n\n- **Kind:** End of life\n- **Running:** 1.25.0\n- **Expected:** 1.27.3\n- **Team:** payments\n- **Open since:** 2026-11-20T10:00:00.000Z\n\n[Open web in Driftwatch](https://driftwatch.example.com/services/web)",
       priority: 8,
       extras: { "client::display": { contentType: "text/markdown" }, "client::notification": { click: { url: "https://driftwatch.example.com/services/web" } } },
     });

@@ -56,9 +56,9 @@ describe("Matrix client-server API", () => {
     expect(hs.events.size).toBe(1);
     expect([...hs.events.values()][0]).toEqual({
       msgtype: "m.notice",
-      body: "Drift detected: web in production (upstream)\nweb in production is behind the newest release.\nKind: upstream\nRunning: 1.25.0\nExpected: 1.27.3\nTeam: payments\nOpen since: 2026-11-20T10:00:00.000Z\nhttps://driftwatch.example.com/services/web",
+      body: "Drift detected: web in production (newer release upstream)\nweb in production is behind the newest release.\nKind: Newer release upstream\nRunning: 1.25.0\nExpected: 1.27.3\nTeam: payments\nOpen since: 2026-11-20T10:00:00.000Z\nhttps://driftwatch.example.com/services/web",
       format: "org.matrix.custom.html",
-      formatted_body: '<p><strong>Drift detected</strong>: <a href="https://driftwatch.example.com/services/web">web</a> in <strong>production</strong> (upstream)</p><p>web in production is behind the newest release.</p><ul><li>Kind: upstream</li><li>Running: 1.25.0</li><li>Expected: 1.27.3</li><li>Team: payments</li><li>Open since: 2026-11-20T10:00:00.000Z</li></ul>',
+      formatted_body: '<p><strong>Drift detected</strong>: <a href="https://driftwatch.example.com/services/web">web</a> in <strong>production</strong> (newer release upstream)</p><p>web in production is behind the newest release.</p><ul><li>Kind: Newer release upstream</li><li>Running: 1.25.0</li><li>Expected: 1.27.3</li><li>Team: payments</li><li>Open since: 2026-11-20T10:00:00.000Z</li></ul>',
     });
 
     // Another delivery is another transaction.

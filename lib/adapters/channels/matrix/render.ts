@@ -3,6 +3,7 @@
 import type { NotificationPayload } from "@/lib/domain/notifications/payloads";
 import { escapeHtml } from "@/lib/domain/notifications/render-email";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, versionMove } from "@/lib/domain/notifications/wording";
+import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 
 export type MatrixMessage = { msgtype: "m.notice"; body: string; format: "org.matrix.custom.html"; formatted_body: string };
 
@@ -34,7 +35,7 @@ export function renderMatrixMessage(payload: NotificationPayload): MatrixMessage
     body: [`${driftTitle(payload)}: ${driftSubject(payload)}`, driftSentence(payload), ...facts.map(([l, v]) => `${l}: ${v}`), payload.url].join("\n"),
     format: "org.matrix.custom.html",
     formatted_body:
-      `<p><strong>${escapeHtml(driftTitle(payload))}</strong>: ${link(payload.url, payload.service)} in <strong>${escapeHtml(payload.environment)}</strong> (${escapeHtml(payload.kind)})</p>` +
+      `<p><strong>${escapeHtml(driftTitle(payload))}</strong>: ${link(payload.url, payload.service)} in <strong>${escapeHtml(payload.environment)}</strong> (${escapeHtml(inSentence(DRIFT_KIND_NAME[payload.kind]))})</p>` +
       `<p>${escapeHtml(driftSentence(payload))}</p>` +
       `<ul>${facts.map(([l, v]) => `<li>${escapeHtml(l)}: ${escapeHtml(v)}</li>`).join("")}</ul>`,
   };

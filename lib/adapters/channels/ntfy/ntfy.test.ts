@@ -34,13 +34,13 @@ describe("ntfy", () => {
     expect([req.method, req.path]).toEqual(["POST", "/driftwatch-alerts"]);
     expect(req.headers).toMatchObject({
       "content-type": "text/plain; charset=utf-8",
-      title: "Drift detected: web in production (eol)",
+      title: "Drift detected: web in production (end of life)",
       priority: "4",
       tags: "rotating_light,driftwatch,eol,production",
       click: "https://driftwatch.example.com/services/web",
       authorization: "Bearer tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2",
     });
-    expect(req.body).toBe("web in production runs a release cycle at or near its end of life.\nKind: eol\nRunning: 1.25.0\nExpected: 1.27.3\nTeam: payments\nOpen since: 2026-11-20T10:00:00.000Z");
+    expect(req.body).toBe("web in production runs a release cycle at or near its end of life.\nKind: End of life\nRunning: 1.25.0\nExpected: 1.27.3\nTeam: payments\nOpen since: 2026-11-20T10:00:00.000Z");
   });
 
   it("logs in with a user and password (Basic)", async () => {

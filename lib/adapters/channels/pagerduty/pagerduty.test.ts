@@ -55,7 +55,7 @@ describe("PagerDuty Events API v2", () => {
       event_action: "trigger",
       dedup_key: detected.drift_id,
       payload: {
-        summary: "Drift detected: web in production (upstream). web in production is behind the newest release.",
+        summary: "Drift detected: web in production (newer release upstream). web in production is behind the newest release.",
         source: "web in production",
         severity: "info",
         timestamp: "2026-11-20T10:15:00.000Z",

@@ -44,9 +44,9 @@ describe("Teams (Workflows webhook)", () => {
     const card = body.attachments[0];
     expect(card.contentType).toBe("application/vnd.microsoft.card.adaptive");
     expect(card.content).toMatchObject({ type: "AdaptiveCard", version: "1.4", $schema: "http://adaptivecards.io/schemas/adaptive-card.json" });
-    expect(card.content.body[0]).toEqual({ type: "TextBlock", text: "Drift detected: web in production (upstream)", wrap: true, weight: "Bolder", size: "Medium", color: "Accent" });
+    expect(card.content.body[0]).toEqual({ type: "TextBlock", text: "Drift detected: web in production (newer release upstream)", wrap: true, weight: "Bolder", size: "Medium", color: "Accent" });
     expect(card.content.body[2]).toEqual({ type: "FactSet", facts: [
-      { title: "Kind", value: "upstream" }, { title: "Running", value: "1.25.0" }, { title: "Expected", value: "1.27.3" },
+      { title: "Kind", value: "Newer release upstream" }, { title: "Running", value: "1.25.0" }, { title: "Expected", value: "1.27.3" },
       { title: "Team", value: "payments" }, { title: "Open since", value: "2026-11-20T10:00:00.000Z" },
     ] });
     expect(card.content.actions).toEqual([{ type: "Action.OpenUrl", title: "Open web in Driftwatch", url: "https://driftwatch.example.com/services/web" }]);

@@ -3,6 +3,7 @@
 import type { DriftEventPayload, NotificationPayload, UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
 import { REASON_LABEL, driftFacts, driftSentence, driftTitle, planTitle, safeHttpUrl, versionMove } from "@/lib/domain/notifications/wording";
 import { fitLines } from "../text";
+import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 
 export const TELEGRAM_MAX_TEXT = 4096;
 
@@ -18,7 +19,7 @@ function link(url: string | null, label: string): string {
 
 function renderDrift(p: DriftEventPayload): string {
   return [
-    `<b>${escapeTelegram(driftTitle(p))}</b>: ${link(p.url, p.service)} in <b>${escapeTelegram(p.environment)}</b> (${escapeTelegram(p.kind)})`,
+    `<b>${escapeTelegram(driftTitle(p))}</b>: ${link(p.url, p.service)} in <b>${escapeTelegram(p.environment)}</b> (${escapeTelegram(inSentence(DRIFT_KIND_NAME[p.kind]))})`,
     escapeTelegram(driftSentence(p)),
     "",
     ...driftFacts(p).map(([label, value]) => `${escapeTelegram(label)}: ${escapeTelegram(value)}`),

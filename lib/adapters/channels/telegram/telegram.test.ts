@@ -43,7 +43,7 @@ describe("Telegram Bot API", () => {
       chat_id: "-1001234567890",
       parse_mode: "HTML",
       link_preview_options: { is_disabled: true },
-      text: '<b>Drift detected</b>: <a href="https://driftwatch.example.com/services/web">web</a> in <b>production</b> (upstream)\nweb in production is behind the newest release.\n\nKind: upstream\nRunning: 1.25.0\nExpected: 1.27.3\nTeam: payments\nOpen since: 2026-11-20T10:00:00.000Z',
+      text: '<b>Drift detected</b>: <a href="https://driftwatch.example.com/services/web">web</a> in <b>production</b> (newer release upstream)\nweb in production is behind the newest release.\n\nKind: Newer release upstream\nRunning: 1.25.0\nExpected: 1.27.3\nTeam: payments\nOpen since: 2026-11-20T10:00:00.000Z',
     });
   });
 
