@@ -127,7 +127,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
           </div>
           <div>
             <h2>Targets</h2>
-            <table className="data compact">
+            <table className="data compact report-targets">
               <caption className="sr">Targets</caption>
               <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Environment</th><th scope="col">Services</th></tr></thead>
               <tbody>{report.targets.map((t) => <tr key={t.name}><td>{t.name}</td><td>{KIND[t.kind] ?? t.kind}</td><td>{t.environment}</td><td>{t.workloads}</td></tr>)}</tbody>

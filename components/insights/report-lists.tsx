@@ -64,7 +64,7 @@ export function ArrivalsByService({ arrivals }: { arrivals: Arrivals }) {
             <tr key={service}>
               <th scope="row">{service}</th>
               {environments.map((env) => (
-                <td key={env}>
+                <td key={env} data-label={env}>
                   {(cell.get(env)?.get(service) ?? []).map((x) => (
                     <span key={x.version} className="vday-item">
                       <VersionOn version={x.version} at={x.at} title={x.lead_seconds === null ? undefined : `${humanizeDuration(x.lead_seconds * 1000)} after ${x.from_environment}`} />
