@@ -44,7 +44,7 @@ export function PdfLink({ href, paperLabel, other }: { href: string; paperLabel:
         {busy ? "Making the PDF…" : "Save as PDF"}
       </a>
       <span className="hint">
-        {paperLabel} paper · <a href={other.href} download onClick={(e) => void save(e, other.href, other.label)}>{other.label} instead<span className="sr"> (save as PDF on {other.label} paper)</span></a>
+        {paperLabel} paper · <a href={other.href} download onClick={(e) => void save(e, other.href, other.label)}>{other.label} instead<span className="sr"> (the PDF on {other.label} paper)</span></a>
       </span>
       <span role="status" className={state.status === "error" ? "alert compact" : "hint"}>{state.message ?? ""}</span>
     </div>
