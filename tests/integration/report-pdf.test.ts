@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_PATH } from "@/lib/server/pdf";
 import { freePort } from "../support/server";
+import { sessionCookie } from "../support/session";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/driftwatch.mjs");
@@ -28,31 +29,6 @@ function poppler(tool: string, args: string[]): string {
   if (r.error) throw new Error(`${tool} is needed for this test (apt-get install poppler-utils): ${r.error.message}`);
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
-}
-
-/** Signs in through Auth.js as a browser does and returns the Cookie header. */
-async function signIn(email: string, password: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair = ""] = c.split(";");
-      jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
-    }
-  };
-  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  keep(csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: header(), origin: base },
-    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: `${base}/` }),
-    redirect: "manual",
-  });
-  keep(res);
-  await res.body?.cancel();
-  expect([...jar.keys()].some((k) => k.includes("session-token")), `signing in as ${email} failed (${res.status})`).toBe(true);
-  return header();
 }
 
 beforeAll(async () => {
@@ -73,7 +49,7 @@ beforeAll(async () => {
   }
   const [, email, password] = /Sign in as (\S+) with the password (\S+?)[\s(]/.exec(output) ?? [];
   expect(email, output).toBeTruthy();
-  cookie = await signIn(email!, password!);
+  cookie = await sessionCookie(email!, password!, base);
 }, 300_000);
 
 afterAll(async () => {
