@@ -118,6 +118,18 @@ test("390 px: each Updates line shows its move, Why, Open for and Put off on scr
   await page.screenshot({ path: shot("390-updates-lines") });
 });
 
+test("390 px: the role select on Settings › Tokens stays inside its card", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await signIn(page);
+  await page.goto("/settings/tokens");
+  const select = page.getByRole("combobox", { name: "Role" });
+  const card = page.locator(".card").filter({ has: select });
+  const [s, c] = [(await select.boundingBox())!, (await card.boundingBox())!];
+  expect(s.x).toBeGreaterThanOrEqual(c.x);
+  expect(s.x + s.width, "the select ends inside its card").toBeLessThanOrEqual(c.x + c.width);
+  await card.screenshot({ path: shot("390-tokens-form") });
+});
+
 for (const viewport of [DESKTOP, PHONE]) {
   test(`${viewport.width} px: chart text is drawn at 10 px or more`, async ({ page }) => {
     await page.setViewportSize(viewport);
