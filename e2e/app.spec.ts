@@ -157,7 +157,7 @@ test("delivery: two server-drawn charts with tables, in light and dark", async (
   await signIn(page);
   await page.getByRole("link", { name: "Delivery" }).click();
   await expect(page.getByRole("heading", { name: "Delivery", level: 1 })).toBeVisible();
-  const charts = page.locator("figure.chart svg[role=img]");
+  const charts = page.locator("figure.chart svg[role=img]:visible");
   await expect(charts).toHaveCount(2);
   await expect(charts.nth(0).locator(":scope > title")).toHaveText("Versions arrived per week and environment, last 12 weeks");
   await expect(charts.nth(1).locator(":scope > title")).toHaveText("Open drift per day by kind, last 30 days");

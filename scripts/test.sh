@@ -14,6 +14,8 @@ status=0
 need_pkgs=()
 command -v docker-registry >/dev/null 2>&1 || need_pkgs+=(docker-registry)
 command -v git >/dev/null 2>&1 || need_pkgs+=(git)
+# The monthly report's PDF is read back with pdfinfo and pdftotext.
+command -v pdftotext >/dev/null 2>&1 || need_pkgs+=(poppler-utils)
 if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
   command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium fonts-liberation)
 fi

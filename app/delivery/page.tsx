@@ -2,6 +2,7 @@
 // neighbours, from what ran when; two server-drawn charts, each with a table
 // of the same numbers beside it. No client script.
 import { AppShell } from "@/components/app-shell";
+import { ChartFigure } from "@/components/ui/chart-figure";
 import { DRIFT_KIND_LIST, DRIFT_LABEL } from "@/components/ui/drift";
 import { FilterForm } from "@/components/ui/filter-form";
 import { NothingReported } from "@/components/ui/nothing-reported";
@@ -36,8 +37,8 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
       </AppShell>
     );
   }
-  const arrivalsSvg = renderArrivalsChart(arrivals, { id: "dw-arrivals", theme: "auto", width: 760, title: "Versions arrived per week and environment, last 12 weeks" });
-  const driftSvg = renderDriftTrendChart(drift, { id: "dw-drift", theme: "auto", width: 760, title: "Open drift per day by kind, last 30 days" });
+  const arrivalsSvg = (width: number, suffix: string) => renderArrivalsChart(arrivals, { id: `dw-arrivals${suffix}`, theme: "auto", width, title: "Versions arrived per week and environment, last 12 weeks" });
+  const driftSvg = (width: number, suffix: string) => renderDriftTrendChart(drift, { id: `dw-drift${suffix}`, theme: "auto", width, title: "Open drift per day by kind, last 30 days" });
   const total = stats.environments.reduce((n, e) => n + e.deploys, 0);
 
   return (
@@ -105,7 +106,7 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
         <h2 id="arrivals-h">Versions arrived per week, last 12 weeks</h2>
         <p className="muted chart-span">This chart always covers the last 12 weeks, whatever the window chosen above. <a href="#arrived-h">What arrived</a> names the services.</p>
         <div className="chart-with-table">
-          <figure className="chart" aria-labelledby="arrivals-h" dangerouslySetInnerHTML={{ __html: arrivalsSvg }} />
+          <ChartFigure draw={arrivalsSvg} width={760} labelledBy="arrivals-h" />
           <div className="chart-table table-scroll" tabIndex={0} role="region" aria-label="Versions arrived per week, as a table">
             <table className="data compact">
               <caption>Per week and environment</caption>
@@ -124,7 +125,7 @@ export default async function DeliveryPage({ searchParams }: { searchParams: Pro
         <h2 id="drift-h">Open drift per day, last 30 days</h2>
         <p className="muted chart-span">This chart always covers the last 30 days, whatever the window chosen above. Each kind in the table links to the services that have it now, on the matrix.</p>
         <div className="chart-with-table">
-          <figure className="chart" aria-labelledby="drift-h" dangerouslySetInnerHTML={{ __html: driftSvg }} />
+          <ChartFigure draw={driftSvg} width={760} labelledBy="drift-h" />
           <div className="chart-table table-scroll" tabIndex={0} role="region" aria-label="Open drift per day, as a table">
             <table className="data compact">
               <caption>Open at the end of each day</caption>

@@ -1,11 +1,16 @@
 // The monthly report: one printable page for one month of the workspace.
+import { headers } from "next/headers";
 import Link from "next/link";
 import { AppShell } from "@/components/app-shell";
+import { PdfLink } from "@/components/insights/pdf-link";
 import { PrintButton } from "@/components/insights/print-button";
+import { ArrivalsByService, ReleasesByService } from "@/components/insights/report-lists";
 import { formatDay, formatWhen } from "@/components/ui/format";
 import { NothingReported } from "@/components/ui/nothing-reported";
 import { formatAge } from "@/lib/domain/words";
+import { PAPER_LABEL, paperForLanguages } from "@/lib/domain/report/paper";
 import { requirePageSession } from "@/lib/http/context";
+import { cssString } from "@/lib/render/css-string";
 import { canRenderPdf } from "@/lib/server/pdf";
 import { currentMonth, getMonthlyReport, monthRange } from "@/lib/services/reports/get-monthly";
 import { quietNotesByCell } from "@/components/matrix/cell-text";
@@ -42,10 +47,15 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
   const quietNames = new Set(quiet.targets.map((t) => t.name));
   const serverPdf = canRenderPdf() && sp.pdf !== "unavailable";
   const deploys = report.delivery.environments.reduce((n, e) => n + e.deploys, 0);
+  const paper = paperForLanguages((await headers()).get("accept-language"));
+  const otherPaper = paper === "a4" ? "letter" : "a4";
+  const arrived = report.arrivals.reduce((n, a) => n + a.items.length + a.more, 0);
 
   return (
     <AppShell current="report" workspace={workspaceName} email={ctx.actor.email}>
       <article className="report">
+        {/* Every printed page names the workspace and month, and numbers itself. */}
+        <style dangerouslySetInnerHTML={{ __html: `@page { @bottom-left { content: ${cssString(`Driftwatch monthly report · ${workspaceName} · ${monthTitle(month)}`)}; } }` }} />
         <header className="report-head">
           <div>
             <p className="eyebrow">Driftwatch monthly report · {workspaceName}</p>
@@ -57,7 +67,9 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
               <Link href={`/report?month=${shiftMonth(month, -1)}`} className="button small" rel="prev">← {monthTitle(shiftMonth(month, -1))}</Link>
               {month < thisMonth ? <Link href={`/report?month=${shiftMonth(month, 1)}`} className="button small" rel="next">{monthTitle(shiftMonth(month, 1))} →</Link> : null}
             </nav>
-            {serverPdf ? <a className="button primary" href={`/report/pdf?month=${month}`} download>Save as PDF</a> : <PrintButton />}
+            {serverPdf ? (
+              <PdfLink href={`/report/pdf?month=${month}&paper=${paper}`} paperLabel={PAPER_LABEL[paper]} other={{ href: `/report/pdf?month=${month}&paper=${otherPaper}`, label: PAPER_LABEL[otherPaper] }} />
+            ) : <PrintButton />}
           </div>
         </header>
 
@@ -74,12 +86,12 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
         <section aria-labelledby="r-attention">
           <h2 id="r-attention">Needs attention now</h2>
           {report.services.total === 0 ? <NothingReported what="This report covers what agents report." workspace={workspaceName} baseUrl={ctx.config.baseUrl} /> : report.attention.items.length === 0 ? <p className="muted">Nothing: every service runs what its policy and the pipeline expect.</p> : (
-            <table className="data compact">
+            <table className="data compact report-attention">
               <caption className="sr">Most important first</caption>
-              <thead><tr><th scope="col">#</th><th scope="col">What</th><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Detail</th><th scope="col">Since</th></tr></thead>
+              <thead><tr><th scope="col" className="num">#</th><th scope="col">What</th><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Detail</th><th scope="col">Since</th></tr></thead>
               <tbody>
                 {report.attention.items.map((a, i) => (
-                  <tr key={`${a.what}/${a.service}/${a.environment}`}><td>{i + 1}</td><td className={a.rank <= 1 ? "strong bad-text" : "strong"}>{a.what}</td><td>{a.service}</td><td>{a.environment}</td><td className="mono small-text">{a.detail}{quietNotes.get(`${a.service}\0${a.environment}`) ? <span className="sub quiet-note">{quietNotes.get(`${a.service}\0${a.environment}`)}</span> : null}</td><td>{formatDay(a.since)}</td></tr>
+                  <tr key={`${a.what}/${a.service}/${a.environment}`}><td className="num">{i + 1}</td><td className={a.rank <= 1 ? "strong bad-text" : "strong"}>{a.what}</td><td className="nowrap">{a.service}</td><td className="nowrap">{a.environment}</td><td className="mono small-text">{a.detail}{quietNotes.get(`${a.service}\0${a.environment}`) ? <span className="sub quiet-note">{quietNotes.get(`${a.service}\0${a.environment}`)}</span> : null}</td><td className="nowrap">{formatDay(a.since)}</td></tr>
                 ))}
               </tbody>
             </table>
@@ -104,36 +116,12 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
               })}
             </tbody>
           </table>
-          {report.arrivals.filter((a) => a.items.length).map((a) => (
-            <details key={a.environment} className="report-details" open>
-              <summary>{a.environment}: {a.items.length + a.more} {a.items.length + a.more === 1 ? "version" : "versions"} arrived</summary>
-              <table className="data compact">
-                <caption className="sr">Versions that arrived in {a.environment}</caption>
-                <thead><tr><th scope="col">Arrived</th><th scope="col">Service</th><th scope="col">Version</th><th scope="col">Lead time</th></tr></thead>
-                <tbody>
-                  {a.items.map((x) => (
-                    <tr key={`${x.service}/${x.version}`}><td>{formatDay(x.at)}</td><td>{x.service}</td><td className="mono">{x.version}</td><td>{x.lead_seconds === null ? <span className="muted">—</span> : `${formatAge(x.lead_seconds * 1000)} after ${x.from_environment}`}</td></tr>
-                  ))}
-                </tbody>
-              </table>
-              {a.more ? <p className="muted">And {a.more} more.</p> : null}
-            </details>
-          ))}
+          {arrived ? <p className="muted">Each version that arrived is listed by service under <a href="#r-arrivals">Arrivals in detail</a>, at the end.</p> : null}
         </section>
 
         <section aria-labelledby="r-releases">
           <h2 id="r-releases">New upstream releases</h2>
-          {report.releases.items.length === 0 ? <p className="muted">No new releases of the lines that run.</p> : (
-            <table className="data compact">
-              <caption className="sr">Releases of what runs, first seen this month</caption>
-              <thead><tr><th scope="col">Service</th><th scope="col">Release</th><th scope="col">Date</th><th scope="col">Notes</th></tr></thead>
-              <tbody>
-                {report.releases.items.map((r) => (
-                  <tr key={`${r.service}/${r.version}`}><td>{r.service}</td><td className="mono">{r.version}</td><td>{formatDay(r.date)}</td><td>{r.release_notes_url ? <a href={r.release_notes_url} rel="noreferrer">release notes<span className="sr"> for {r.service} {r.version}</span></a> : <span className="muted">—</span>}</td></tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          {report.releases.items.length === 0 ? <p className="muted">No new releases of the lines that run.</p> : <ReleasesByService items={report.releases.items} />}
           {report.releases.more ? <p className="muted">And {report.releases.more} more.</p> : null}
         </section>
 
@@ -148,13 +136,20 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
           </div>
           <div>
             <h2>Targets</h2>
-            <table className="data compact">
+            <table className="data compact report-targets">
               <caption className="sr">Targets</caption>
               <thead><tr><th scope="col">Target</th><th scope="col">Kind</th><th scope="col">Environment</th><th scope="col">Services</th></tr></thead>
               <tbody>{report.targets.map((t) => <tr key={t.name}><td>{t.name}{quietNames.has(t.name) ? <span className="sub quiet-note"><span className="pill warn">quiet</span> last report {formatWhen(t.last_report_at)}</span> : null}</td><td>{KIND[t.kind] ?? t.kind}</td><td>{t.environment}</td><td>{t.workloads}</td></tr>)}</tbody>
             </table>
           </div>
         </section>
+
+        {arrived ? (
+          <section aria-labelledby="r-arrivals">
+            <h2 id="r-arrivals">Arrivals in detail</h2>
+            <ArrivalsByService arrivals={report.arrivals} />
+          </section>
+        ) : null}
       </article>
     </AppShell>
   );

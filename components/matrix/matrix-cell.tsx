@@ -41,15 +41,15 @@ function DriftMarkerTip({ cell, kind, service, now }: { cell: MatrixCell; kind: 
 }
 
 /** The versions link to the service page at this environment; each marker explains itself. */
-export function MatrixCellView({ cell, service, now, newest = null }: { cell: MatrixCell | null; service: string; now: Date; newest?: string | null }) {
-  if (!cell) return <td className="none" />;
+export function MatrixCellView({ cell, service, now, newest = null, "data-label": label }: { cell: MatrixCell | null; service: string; now: Date; newest?: string | null; "data-label"?: string }) {
+  if (!cell) return <td className="none" data-label={label} />;
   const kinds = CELL_ORDER.filter((k) => cell.drifts.includes(k));
   const eol = cell.eol && cell.eol.state !== "ok" ? cell.eol : null;
   const unresolved = cell.version === null && !cell.declared;
   const quiet = quietNote(cell, now);
   const eolId = `${tooltipId(service, cell.environment, "eol")}-date`;
   return (
-    <td className={[cell.declared ? "decl" : unresolved ? "unres" : "", cell.quiet ? "quiet" : ""].filter(Boolean).join(" ") || undefined}>
+    <td className={[cell.declared ? "decl" : unresolved ? "unres" : "", cell.quiet ? "quiet" : ""].filter(Boolean).join(" ") || undefined} data-label={label}>
       <a href={cellHref(service, cell.environment)}>{cellVersionsText(cell)}</a>
       {cell.declared ? <i className="git" /> : null}
       {kinds.map((k) => <DriftMarkerTip key={k} cell={cell} kind={k} service={service} now={now} />)}
@@ -66,10 +66,10 @@ export function MatrixCellView({ cell, service, now, newest = null }: { cell: Ma
 }
 
 /** The newest release, and what is wrong with that knowledge when it is not fresh. */
-export function UpstreamView({ row, now }: { row: MatrixRow; now: Date }) {
+export function UpstreamView({ row, now, "data-label": label }: { row: MatrixRow; now: Date; "data-label"?: string }) {
   const note = upstreamNote(row.upstream, now);
   return (
-    <td className={note?.tone === "bad" ? "up-failed" : note?.tone === "warn" ? "up-stale" : undefined}>
+    <td className={note?.tone === "bad" ? "up-failed" : note?.tone === "warn" ? "up-stale" : undefined} data-label={label}>
       {row.upstream.newest ?? "—"}
       {note ? <small>{note.text}</small> : null}
     </td>

@@ -69,14 +69,15 @@ function columns(environments: readonly MatrixEnvironment[], now: Date, rank: Re
       header: env.name,
       accessorFn: (row) => row.cells.find((c) => c.environment === env.name) ?? null,
       enableSorting: false,
-      cell: ({ getValue, row }) => <MatrixCellView cell={getValue<MatrixCell | null>()} service={row.original.name} now={now} newest={row.original.upstream.newest} />,
+      // The column's name rides on each cell for the narrow layout, where each row is a card.
+      cell: ({ getValue, row }) => <MatrixCellView cell={getValue<MatrixCell | null>()} service={row.original.name} now={now} newest={row.original.upstream.newest} data-label={env.name} />,
     })),
     {
       id: "upstream",
       header: "Upstream newest",
       accessorFn: (row) => row.upstream.newest,
       enableSorting: false,
-      cell: ({ row }) => <UpstreamView row={row.original} now={now} />,
+      cell: ({ row }) => <UpstreamView row={row.original} now={now} data-label="Upstream newest" />,
     },
     // Sort keys without a column of their own.
     {

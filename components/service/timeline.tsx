@@ -1,6 +1,7 @@
 // Versions over the last thirty days: one lane per environment, or per
 // target where an environment has several. Drawn on the server; hovering a
 // segment shows its dates (SVG <title>), no script.
+import { ChartFigure } from "@/components/ui/chart-figure";
 import { renderVersionTimeline, type TimelineLane } from "@/lib/render/charts";
 import { HISTORY_DAYS, type ServiceDetail } from "@/lib/services/services/get-detail";
 
@@ -30,9 +31,9 @@ export function timelineLanes(detail: ServiceDetail): TimelineLane[] {
 export function VersionTimeline({ detail, now }: { detail: ServiceDetail; now: Date }) {
   const lanes = timelineLanes(detail);
   if (lanes.length === 0) return <p className="muted">Nothing ran in the last {HISTORY_DAYS} days.</p>;
-  const svg = renderVersionTimeline(
+  const draw = (width: number, suffix: string) => renderVersionTimeline(
     { from: new Date(now.getTime() - HISTORY_DAYS * 86_400_000), to: now, lanes },
-    { id: "svc-timeline", theme: "auto", width: 1100, title: `${detail.service.name}: versions over the last ${HISTORY_DAYS} days` },
+    { id: `svc-timeline${suffix}`, theme: "auto", width, title: `${detail.service.name}: versions over the last ${HISTORY_DAYS} days` },
   );
-  return <figure className="chart" dangerouslySetInnerHTML={{ __html: svg }} />;
+  return <ChartFigure draw={draw} width={1100} />;
 }

@@ -1,5 +1,6 @@
 // Upstream: the newest release with its notes, where release notes come
 // from, who checks the repository, and the last check with its error.
+import { Address } from "@/components/ui/address";
 import { formatClock, formatWhen, When } from "@/components/ui/format";
 import type { ServiceDetail } from "@/lib/services/services/get-detail";
 import type { QuotaWaitOut } from "@/lib/services/upstream/quota-wait";
@@ -38,7 +39,7 @@ export function UpstreamCard({ detail, now, canCheck, labelStatus = null, quotaW
       <h2 id="upstream-h">Upstream</h2>
       <dl className="facts">
         <dt>Repository</dt>
-        <dd className="mono">{service.repository ?? "none yet"}{service.repository_source === "policy" ? <span className="pill neutral">set on service</span> : null}</dd>
+        <dd className="mono">{service.repository ? <Address text={service.repository} /> : "none yet"}{service.repository_source === "policy" ? <span className="pill neutral">set on service</span> : null}</dd>
         <dt>Newest release</dt>
         <dd>
           {upstream.newest ? <span className="v strong">{upstream.newest}</span> : <span className="muted">not known yet</span>}

@@ -2,13 +2,14 @@
 // system's Chromium, when both are present; callers fall back to the browser's
 // print dialog otherwise.
 import { existsSync } from "node:fs";
+import type { Paper } from "@/lib/domain/report/paper";
 
 type PdfBrowser = {
   newContext(opts: { extraHTTPHeaders?: Record<string, string> }): Promise<{
     newPage(): Promise<{
       goto(url: string, opts: { waitUntil: "networkidle" }): Promise<{ ok(): boolean; status(): number } | null>;
       emulateMedia(opts: { media: "print" }): Promise<void>;
-      pdf(opts: { format: string; printBackground: boolean; margin: Record<string, string> }): Promise<Buffer>;
+      pdf(opts: { format: string; printBackground: boolean; preferCSSPageSize: boolean }): Promise<Buffer>;
     }>;
   }>;
   close(): Promise<void>;
@@ -31,8 +32,10 @@ export function canRenderPdf(): boolean {
   return existsSync(/* turbopackIgnore: true */ CHROMIUM_PATH);
 }
 
+const FORMAT: Record<Paper, string> = { a4: "A4", letter: "Letter" };
+
 /** The PDF of `url` as the signed-in user sees it (their cookie is passed on), or null when no renderer is available. */
-export async function renderPdf(url: string, cookie: string | null): Promise<Buffer | null> {
+export async function renderPdf(url: string, cookie: string | null, paper: Paper = "a4"): Promise<Buffer | null> {
   if (!canRenderPdf()) return null;
   const pw = await loadPlaywright();
   if (!pw) return null;
@@ -46,7 +49,8 @@ export async function renderPdf(url: string, cookie: string | null): Promise<Buf
     const res = await page.goto(url, { waitUntil: "networkidle" });
     if (!res?.ok()) throw new Error(`the report answered ${res?.status() ?? "nothing"}`);
     await page.emulateMedia({ media: "print" });
-    return await page.pdf({ format: "A4", printBackground: true, margin: { top: "14mm", bottom: "14mm", left: "12mm", right: "12mm" } });
+    // Margins, and the page numbers and running title in them, come from the page's own @page rules.
+    return await page.pdf({ format: FORMAT[paper], printBackground: true, preferCSSPageSize: false });
   } finally {
     await browser.close();
   }

@@ -27,17 +27,18 @@ function cookieJar() {
   };
 }
 
-/** One password sign-in through Auth.js from `ip`; `csrf: false` leaves the CSRF token out. */
-export async function attemptSignIn(email: string, password: string, opts: { ip: string; csrf?: boolean }): Promise<SignInAnswer> {
+/** One password sign-in through Auth.js from `ip`; `csrf: false` leaves the CSRF token out; `base`, another server than the tests' own. */
+export async function attemptSignIn(email: string, password: string, opts: { ip: string; csrf?: boolean; base?: string }): Promise<SignInAnswer> {
   const jar = cookieJar();
-  const csrfRes = await fetch(`${baseUrl()}/api/auth/csrf`, { headers: { "x-forwarded-for": opts.ip } });
+  const base = opts.base ?? baseUrl();
+  const csrfRes = await fetch(`${base}/api/auth/csrf`, { headers: { "x-forwarded-for": opts.ip } });
   jar.keep(csrfRes);
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-  const form = new URLSearchParams({ email, password, callbackUrl: `${baseUrl()}/` });
+  const form = new URLSearchParams({ email, password, callbackUrl: `${base}/` });
   if (opts.csrf !== false) form.set("csrfToken", csrfToken);
-  const res = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header(), origin: baseUrl(), "x-forwarded-for": opts.ip },
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header(), origin: base, "x-forwarded-for": opts.ip },
     body: form,
     redirect: "manual",
   });
@@ -50,8 +51,8 @@ export async function attemptSignIn(email: string, password: string, opts: { ip:
 }
 
 /** The Cookie header of a signed-in session, or a thrown error. */
-export async function sessionCookie(email: string, password: string): Promise<string> {
-  const answer = await attemptSignIn(email, password, { ip: someAddress() });
+export async function sessionCookie(email: string, password: string, base?: string): Promise<string> {
+  const answer = await attemptSignIn(email, password, { ip: someAddress(), base });
   if (!answer.cookie) throw new Error(`sign-in failed: ${answer.status} ${answer.location}`);
   return answer.cookie;
 }

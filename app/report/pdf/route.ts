@@ -1,7 +1,9 @@
-// GET /report/pdf?month=YYYY-MM: the monthly report as a PDF, rendered by the
-// server's Chromium for the signed-in user; without Chromium, back to the
-// page, whose "Save as PDF" then uses the browser's print dialog.
+// GET /report/pdf?month=YYYY-MM&paper=a4|letter: the monthly report as a
+// PDF, rendered by the server's Chromium for the signed-in user; without
+// Chromium, back to the page, whose "Save as PDF" then uses the browser's
+// print dialog.
 import { NextResponse } from "next/server";
+import { parsePaper } from "@/lib/domain/report/paper";
 import { requirePageSession } from "@/lib/http/context";
 import { renderPdf } from "@/lib/server/pdf";
 import { currentMonth, monthRange } from "@/lib/services/reports/get-monthly";
@@ -15,7 +17,7 @@ export async function GET(req: Request): Promise<Response> {
   const month = monthRange(raw) ? raw : currentMonth(ctx.now);
   // The server's own address as this request reached it: the page rendered is ours, never another host.
   const page = new URL(`/report?month=${month}`, url.origin).toString();
-  const pdf = await renderPdf(page, req.headers.get("cookie"));
+  const pdf = await renderPdf(page, req.headers.get("cookie"), parsePaper(url.searchParams.get("paper")));
   if (!pdf) return NextResponse.redirect(new URL(`/report?month=${month}&pdf=unavailable`, url.origin), 303);
   return new Response(new Uint8Array(pdf), {
     headers: {

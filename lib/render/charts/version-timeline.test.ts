@@ -83,6 +83,17 @@ describe("renderVersionTimeline", () => {
     expect(out).toMatch(/>production · very-long[^<]*…<\/text>/);
   });
 
+  it("on a phone's width, writes each lane's label whole above its bar and gives the bars the full width", () => {
+    const narrow = renderVersionTimeline(input, { width: 320 });
+    for (const lane of input.lanes) expect(narrow).toContain(`>${lane.label}</text>`);
+    const bars = segments(narrow);
+    expect(Math.min(...bars.map((b) => b.x))).toBeLessThan(10);
+    const labelY = [...narrow.matchAll(/<text class="dw-fg" x="0" y="([\d.]+)" font-size="12">/g)].map((m) => Number(m[1]));
+    const barY = [...narrow.matchAll(/<rect class="dw-track" x="0" y="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(labelY).toHaveLength(input.lanes.length);
+    labelY.forEach((y, i) => expect(y).toBeLessThanOrEqual(barY[i]!));
+  });
+
   it("escapes labels and versions", () => {
     const hostile: VersionTimelineInput = {
       ...input,

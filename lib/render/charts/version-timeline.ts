@@ -21,6 +21,9 @@ const LANE_HEIGHT = 28;
 const BAR_HEIGHT = 20;
 const AXIS_HEIGHT = 26;
 const MAX_DESC_LANES = 20;
+/** Narrower drawings (a phone) write each lane's label on a line of its own above the bar, whole. */
+const LABELS_ABOVE_BELOW = 480;
+const LABEL_LINE = 16;
 
 const valid = (d: Date | null): d is Date => d !== null && Number.isFinite(d.getTime());
 
@@ -75,14 +78,16 @@ export function renderVersionTimeline(input: VersionTimelineInput, options: Char
   const rules = [...baseRules(root)];
   VERSION_TOKENS.forEach((t, i) => rules.push(fillRule(root, `dw-v${i + 1}`, t.fill), fillRule(root, `dw-m${i + 1}`, t.mark)));
 
+  const labelsAbove = width < LABELS_ABOVE_BELOW;
+  const laneHeight = labelsAbove ? LANE_HEIGHT + LABEL_LINE : LANE_HEIGHT;
   const longestLabel = Math.max(0, ...input.lanes.map((l) => measureText(l.label, FONT_SIZE)));
-  const labelColumn = Math.ceil(Math.min(Math.max(longestLabel + 20, 96), Math.max(96, width * 0.32)));
+  const labelColumn = labelsAbove ? 0 : Math.ceil(Math.min(Math.max(longestLabel + 20, 96), Math.max(96, width * 0.32)));
   const x0 = labelColumn;
   const x1 = width - 8;
   const plotWidth = x1 - x0;
   const x = (t: number) => x0 + ((Math.min(Math.max(t, start), end) - start) / (end - start)) * plotWidth;
 
-  const lanesHeight = Math.max(1, input.lanes.length) * LANE_HEIGHT;
+  const lanesHeight = Math.max(1, input.lanes.length) * laneHeight;
   const height = AXIS_HEIGHT + lanesHeight + 6;
   const range = `from ${formatUtcDate(input.from)} to ${formatUtcDate(input.to)} (UTC)`;
 
@@ -114,9 +119,10 @@ export function renderVersionTimeline(input: VersionTimelineInput, options: Char
   }
 
   input.lanes.forEach((lane, l) => {
-    const top = AXIS_HEIGHT + l * LANE_HEIGHT + (LANE_HEIGHT - BAR_HEIGHT) / 2;
-    const shown = truncateToWidth(lane.label, labelColumn - 20, FONT_SIZE);
-    const labelText = text(shown, { class: "dw-fg", x: 0, y: top + BAR_HEIGHT / 2 + 4, "font-size": FONT_SIZE });
+    const laneTop = AXIS_HEIGHT + l * laneHeight;
+    const top = laneTop + (labelsAbove ? LABEL_LINE : 0) + (LANE_HEIGHT - BAR_HEIGHT) / 2;
+    const shown = truncateToWidth(lane.label, labelsAbove ? width - 4 : labelColumn - 20, FONT_SIZE);
+    const labelText = text(shown, { class: "dw-fg", x: labelsAbove ? x0 : 0, y: labelsAbove ? laneTop + LABEL_LINE : top + BAR_HEIGHT / 2 + 4, "font-size": FONT_SIZE });
     out += `<g class="dw-lane">`;
     out += shown === lane.label ? labelText : `<g><title>${escapeXml(lane.label)}</title>${labelText}</g>`;
     out += `<rect${attrs({ class: "dw-track", x: x0, y: top, width: plotWidth, height: BAR_HEIGHT, rx: 3 })}/>`;
