@@ -2,7 +2,7 @@
 // tested without rendering.
 import { uncheckableReason } from "@/lib/domain/charts";
 import { DRIFT_LABEL } from "@/components/ui/drift";
-import { formatDay, formatWhen, lasted, timeAgo } from "@/components/ui/format";
+import { formatWhen, lasted, timeAgo } from "@/components/ui/format";
 import { DRIFT_STATE_NAME } from "@/lib/domain/words";
 import type { DriftKind } from "@/lib/domain/policy";
 import { compareTags } from "@/lib/domain/versions";
