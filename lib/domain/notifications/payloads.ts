@@ -222,6 +222,11 @@ export function gateRefusedSubject(payload: GateRefusedPayload): string {
   return `${payload.service} ${payload.version ?? payload.image ?? "(unknown version)"}`;
 }
 
+/** A title for channels that have one: `Gate refused: web 3.0.0 in production`. */
+export function gateRefusedTitle(payload: GateRefusedPayload): string {
+  return `${GATE_REFUSED_NAME}: ${gateRefusedSubject(payload)} in ${payload.environment}`;
+}
+
 /** The one line every channel shows: `Gate refused web 3.0.0 in production: 20 hours of soak left in staging …`. */
 export function gateRefusedLine(payload: GateRefusedPayload): string {
   const why = payload.reasons.map((r) => r.detail.replace(/\.$/, "")).join("; ");
