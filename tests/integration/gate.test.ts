@@ -451,4 +451,13 @@ describe("gate_refused notifications", () => {
     await pump();
     expect(hits).toHaveLength(1);
   }, 60_000);
+
+  it("a refused admission review is one event per refused container, carrying its image", async () => {
+    const before = await testDb().event.findMany({ where: { workspaceId: ws.id, type: "gate_refused" }, select: { id: true } });
+    const { url } = await admissionAddress();
+    const template = { labels: { "app.kubernetes.io/name": "web" }, containers: [{ name: "web", image: "ghcr.io/acme/web:3.0.0" }] };
+    expect((await review(url, admissionReview(workloadObject("Deployment", "web", "shop", template)))).body.response.allowed).toBe(false);
+    const added = await testDb().event.findMany({ where: { workspaceId: ws.id, type: "gate_refused", id: { notIn: before.map((e) => e.id) } } });
+    expect(added.map((e) => e.payload)).toEqual([expect.objectContaining({ service: "web", version: "3.0.0", image: "ghcr.io/acme/web:3.0.0", mode: "enforce", reasons: [expect.objectContaining({ code: "soak_not_met" })] })]);
+  });
 });
