@@ -24,6 +24,9 @@ export const REASON_NAME: Readonly<Record<DifferenceReason, string>> = {
   patch: "Patch release",
 };
 
+/** The notification event of a promotion gate refusal, in words (settings, every channel's message). */
+export const GATE_REFUSED_NAME = "Gate refused";
+
 /**
  * A drift's state in plain words: `open` drifts are within their alert delay
  * and have notified no one yet; `announced` ones have been notified.

@@ -3,11 +3,16 @@
 // History (server clock): staging ran web 2.4.0 for 69 h and runs 3.0.0 for
 // 3 h; production ran 2.2.0, then runs 2.3.0. api 1.5.0 runs in staging by digest D5.
 import { spawnSync } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createRule } from "@/lib/services/notification-rules/create";
+import { deliverDue } from "@/lib/services/notifications/deliver";
+import { routeEvents } from "@/lib/services/notifications/route-events";
 import { api, baseUrl, makeWorkspace, request, testDb, type TestWorkspace } from "../support/api";
 import { admissionReview, workloadObject } from "../support/admission-review";
 import { strictFieldErrors } from "../support/k8s-strict";
@@ -384,4 +389,75 @@ describe("Kubernetes admission", () => {
     expect(fresh.url).not.toBe(url);
     expect((await review(fresh.url, admissionReview(workloadObject("Pod", "web", "shop", template("2.4.0"))))).status).toBe(200);
   }, 120_000);
+});
+
+describe("gate_refused notifications", () => {
+  const hits: { event: string; body: any }[] = [];
+  let server: http.Server;
+  let url = "";
+  const refusedEvents = async () => testDb().event.count({ where: { workspaceId: ws.id, type: "gate_refused" } });
+  // The shared server's tick delivers too; either worker may take a delivery, never both.
+  const pump = async () => {
+    await routeEvents({ ctx: { db: testDb(), now: new Date() } });
+    await deliverDue({ ctx: { db: testDb(), config: ws.ctx.config, now: new Date() }, input: { workspaceId: ws.id } });
+  };
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        hits.push({ event: String(req.headers["x-driftwatch-event"]), body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    // Refusals asked earlier in this file are routed now, before the rule exists.
+    await routeEvents({ ctx: { db: testDb(), now: new Date() } });
+    await createRule({ ctx: ws.ctx, input: { name: "gate", channel: "webhook", config: { url, secret: "a-webhook-secret-of-some-length" }, events: ["gate_refused"], allow_private: true } });
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("a refused ask reaches a rule that names gate_refused exactly once; an allowed one not at all", async () => {
+    expect((await setGate("production", { mode: "enforce", soak: "24h" })).status).toBe(200);
+    const refused = await ask({ service: "web", environment: "production", image: "ghcr.io/acme/web:3.0.0" });
+    expect(refused.body.allowed).toBe(false);
+    expect(refused.body).not.toHaveProperty("team");
+    for (let i = 0; i < 50 && hits.length === 0; i++) {
+      await pump();
+      if (hits.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(hits).toHaveLength(1);
+    expect(hits[0]!.event).toBe("gate_refused");
+    expect(hits[0]!.body).toEqual({
+      event: "gate_refused", id: expect.any(String), workspace: ws.name, service: "web", environment: "production",
+      version: "3.0.0", image: "ghcr.io/acme/web:3.0.0", mode: "enforce",
+      reasons: [{ code: "soak_not_met", detail: expect.stringMatching(/^20 hours (\d+ minutes? )?of soak left in staging/) }],
+      decided_at: expect.any(String), url: `${baseUrl()}/services/web`, team: null,
+    });
+
+    const before = await refusedEvents();
+    const allowed = await ask({ service: "web", environment: "production", version: "2.4.0" });
+    expect(allowed.body.allowed).toBe(true);
+    // Audit mode warns and stops nothing: no notification either.
+    expect((await setGate("production", { mode: "audit" })).status).toBe(200);
+    const warned = await ask({ service: "web", environment: "production", version: "3.0.0" });
+    expect(warned.body).toMatchObject({ allowed: true, reasons: [{ code: "soak_not_met" }] });
+    expect((await setGate("production", { mode: "enforce" })).status).toBe(200);
+    expect(await refusedEvents()).toBe(before);
+    await pump();
+    await new Promise((r) => setTimeout(r, 300));
+    await pump();
+    expect(hits).toHaveLength(1);
+  }, 60_000);
+
+  it("a refused admission review is one event per refused container, carrying its image", async () => {
+    const before = await testDb().event.findMany({ where: { workspaceId: ws.id, type: "gate_refused" }, select: { id: true } });
+    const { url } = await admissionAddress();
+    const template = { labels: { "app.kubernetes.io/name": "web" }, containers: [{ name: "web", image: "ghcr.io/acme/web:3.0.0" }] };
+    expect((await review(url, admissionReview(workloadObject("Deployment", "web", "shop", template)))).body.response.allowed).toBe(false);
+    const added = await testDb().event.findMany({ where: { workspaceId: ws.id, type: "gate_refused", id: { notIn: before.map((e) => e.id) } } });
+    expect(added.map((e) => e.payload)).toEqual([expect.objectContaining({ service: "web", version: "3.0.0", image: "ghcr.io/acme/web:3.0.0", mode: "enforce", reasons: [expect.objectContaining({ code: "soak_not_met" })] })]);
+  });
 });

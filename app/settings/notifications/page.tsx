@@ -7,13 +7,14 @@ import { requirePageSession } from "@/lib/http/context";
 import { hasRole } from "@/lib/services/context";
 import { listRules } from "@/lib/services/notification-rules/list";
 import { deleteRuleAction, toggleRuleAction } from "./actions";
+import { GATE_REFUSED_NAME, inSentence } from "@/lib/domain/words";
 import { RuleForm } from "./rule-form";
 import { TestSendButton } from "./test-send-button";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Notifications" };
 
-const EVENT = { drift_detected: "drift detected", drift_resolved: "drift resolved", upgrade_plan: "weekly upgrade plan" } as const;
+const EVENT = { drift_detected: "drift detected", drift_resolved: "drift resolved", upgrade_plan: "weekly upgrade plan", gate_refused: inSentence(GATE_REFUSED_NAME) } as const;
 
 function destination(config: Record<string, unknown>): string {
   if (typeof config.url === "string") return typeof config.topic === "string" ? `${config.url} · ${config.topic}` : config.url;

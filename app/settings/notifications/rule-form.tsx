@@ -5,12 +5,14 @@
 import { useActionState } from "react";
 import { DRIFT_KIND_LIST, DRIFT_LABEL } from "@/components/ui/drift";
 import type { ChannelField } from "@/lib/adapters/channels/channel";
+import { GATE_REFUSED_NAME } from "@/lib/domain/words";
 import { createRuleAction, type RuleFormState } from "./actions";
 
 const EVENTS = [
   { id: "drift_detected", label: "Drift detected", hint: "a drift lasted its alert delay" },
   { id: "drift_resolved", label: "Drift resolved", hint: "a notified drift ended" },
   { id: "upgrade_plan", label: "Weekly upgrade plan", hint: "the updates list, every Monday" },
+  { id: "gate_refused", label: GATE_REFUSED_NAME, hint: "the promotion gate stopped a deploy (enforce mode)" },
 ];
 
 /** A channel as the form offers it (from the channel table, read on the server). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import drift from "@/tests/fixtures/channels/drift-detected.json";
-import { buildDriftEventPayload, buildUpgradePlanPayload, serviceUrl } from "./payloads";
+import gate from "@/tests/fixtures/channels/gate-refused.json";
+import { buildDriftEventPayload, buildGateRefusedPayload, buildUpgradePlanPayload, gateRefusedLine, isDriftEvent, serviceUrl, type GateRefusedPayload } from "./payloads";
 
 describe("buildDriftEventPayload", () => {
   it("builds the wire shape with RFC 3339 timestamps and the service link", () => {
@@ -60,5 +61,37 @@ describe("buildUpgradePlanPayload", () => {
         { service: "a", environment: "dev", running: null, target_version: "3", reason: "patch", release_notes_url: "https://x", team: "t", production: false },
       ],
     });
+  });
+});
+
+describe("buildGateRefusedPayload", () => {
+  const input = {
+    eventId: "3f0b6a52-8d0e-4c1a-9a57-2c4a1b7e9d10",
+    decidedAt: new Date("2026-11-20T10:15:00Z"),
+    workspace: "acme",
+    baseUrl: "https://driftwatch.example.com/",
+    service: "web",
+    team: "payments",
+    environment: "production",
+    version: "3.0.0",
+    image: "ghcr.io/acme/web:3.0.0",
+    mode: "enforce" as const,
+    reasons: [{ code: "soak_not_met" as const, detail: "20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)." }],
+  };
+
+  it("builds the wire shape with the service link", () => {
+    const payload = buildGateRefusedPayload(input);
+    expect(payload).toEqual(gate);
+    expect(isDriftEvent(payload)).toBe(false);
+  });
+
+  it("leaves image out when a version was asked", () => {
+    expect(buildGateRefusedPayload({ ...input, image: undefined })).not.toHaveProperty("image");
+  });
+
+  it("says what was refused, where and why, in one line", () => {
+    expect(gateRefusedLine(gate as GateRefusedPayload)).toBe("Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)");
+    const unknown = { ...(gate as GateRefusedPayload), version: null, reasons: [{ code: "unknown_version" as const, detail: "a." }, { code: "eol_passed" as const, detail: "b." }] };
+    expect(gateRefusedLine(unknown)).toBe("Gate refused web ghcr.io/acme/web:3.0.0 in production: a; b");
   });
 });

@@ -1,12 +1,14 @@
 // What a notification carries, whatever the channel: the JSON a webhook
 // receives, and the input of every renderer. Field names are snake_case and
 // timestamps RFC 3339 in UTC, like the REST API.
+import type { GateMode, GateReason } from "@/lib/domain/gate";
 import type { DriftKind } from "@/lib/domain/policy";
+import { GATE_REFUSED_NAME } from "@/lib/domain/words";
 
 export const DRIFT_EVENTS = ["drift_detected", "drift_resolved"] as const;
 export type DriftEvent = (typeof DRIFT_EVENTS)[number];
 
-export const NOTIFICATION_EVENTS = [...DRIFT_EVENTS, "upgrade_plan"] as const;
+export const NOTIFICATION_EVENTS = [...DRIFT_EVENTS, "upgrade_plan", "gate_refused"] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 export type DriftState = "open" | "announced" | "resolved";
@@ -58,10 +60,30 @@ export type UpgradePlanPayload = {
   items: UpgradePlanItem[];
 };
 
-export type NotificationPayload = DriftEventPayload | UpgradePlanPayload;
+/** One refusal of the promotion gate (enforce mode): a deploy was stopped. */
+export type GateRefusedPayload = {
+  event: "gate_refused";
+  id: string;
+  workspace: string;
+  service: string;
+  environment: string;
+  /** The exact version judged; null when it could not be worked out from the image. */
+  version: string | null;
+  /** The image reference asked about, when the question named one. */
+  image?: string;
+  mode: GateMode;
+  reasons: GateReason[];
+  decided_at: string;
+  /** `{base_url}/services/<service>` */
+  url: string;
+  /** Not in the minimum shape; rules filter on it. */
+  team: string | null;
+};
+
+export type NotificationPayload = DriftEventPayload | UpgradePlanPayload | GateRefusedPayload;
 
 export function isDriftEvent(payload: NotificationPayload): payload is DriftEventPayload {
-  return payload.event !== "upgrade_plan";
+  return payload.event === "drift_detected" || payload.event === "drift_resolved";
 }
 
 function joinUrl(baseUrl: string, path: string): string {
@@ -162,4 +184,51 @@ export function buildUpgradePlanPayload(input: UpgradePlanInput): UpgradePlanPay
       production: line.production ?? false,
     })),
   };
+}
+
+export type GateRefusedInput = {
+  eventId: string;
+  decidedAt: Date;
+  workspace: string;
+  baseUrl: string;
+  service: string;
+  team: string | null;
+  environment: string;
+  version: string | null;
+  image?: string | undefined;
+  mode: GateMode;
+  reasons: readonly GateReason[];
+};
+
+export function buildGateRefusedPayload(input: GateRefusedInput): GateRefusedPayload {
+  return {
+    event: "gate_refused",
+    id: input.eventId,
+    workspace: input.workspace,
+    service: input.service,
+    environment: input.environment,
+    version: input.version,
+    ...(input.image === undefined ? {} : { image: input.image }),
+    mode: input.mode,
+    reasons: input.reasons.map((r) => ({ code: r.code, detail: r.detail })),
+    decided_at: rfc3339(input.decidedAt),
+    url: serviceUrl(input.baseUrl, input.service),
+    team: input.team,
+  };
+}
+
+/** What was refused, in a few words: `web 3.0.0`, or the image when its version is not known. */
+export function gateRefusedSubject(payload: GateRefusedPayload): string {
+  return `${payload.service} ${payload.version ?? payload.image ?? "(unknown version)"}`;
+}
+
+/** A title for channels that have one: `Gate refused: web 3.0.0 in production`. */
+export function gateRefusedTitle(payload: GateRefusedPayload): string {
+  return `${GATE_REFUSED_NAME}: ${gateRefusedSubject(payload)} in ${payload.environment}`;
+}
+
+/** The one line every channel shows: `Gate refused web 3.0.0 in production: 20 hours of soak left in staging …`. */
+export function gateRefusedLine(payload: GateRefusedPayload): string {
+  const why = payload.reasons.map((r) => r.detail.replace(/\.$/, "")).join("; ");
+  return `${GATE_REFUSED_NAME} ${gateRefusedSubject(payload)} in ${payload.environment}${why ? `: ${why}` : ""}`;
 }

@@ -3,6 +3,8 @@ import driftFixture from "@/tests/fixtures/channels/drift-detected.json";
 import planFixture from "@/tests/fixtures/channels/upgrade-plan.json";
 import type { DriftEventPayload, UpgradePlanPayload } from "./payloads";
 import { escapeHtml, renderEmail } from "./render-email";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload } from "./payloads";
 
 const drift = driftFixture as DriftEventPayload;
 const plan = planFixture as UpgradePlanPayload;
@@ -73,5 +75,14 @@ describe("renderEmail: upgrade plan", () => {
 describe("escapeHtml", () => {
   it("escapes the five characters", () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  });
+});
+
+describe("renderEmail: gate refused", () => {
+  it("says what was refused in the subject and why in the body, with the service link", () => {
+    const m = renderEmail(gateFixture as GateRefusedPayload);
+    expect(m.subject).toBe("[Driftwatch] Gate refused web 3.0.0 in production");
+    expect(m.text.split("\n").slice(0, 3)).toEqual(["Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)", "", "Open in Driftwatch: https://driftwatch.example.com/services/web"]);
+    expect(m.html).toContain('<a href="https://driftwatch.example.com/services/web">Open in Driftwatch</a>');
   });
 });

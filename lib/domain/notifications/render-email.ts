@@ -1,7 +1,8 @@
 // E-mail: a one-line subject, a plain-text body and a simple HTML body with
 // everything escaped. The upgrade plan is a checklist (markdown checkboxes in
 // text, the same list in HTML), like the updates page's copy-as-checklist.
-import type { DriftEventPayload, NotificationPayload, UpgradePlanItem, UpgradePlanPayload } from "./payloads";
+import { GATE_REFUSED_NAME } from "@/lib/domain/words";
+import { gateRefusedLine, gateRefusedSubject, type DriftEventPayload, type GateRefusedPayload, type NotificationPayload, type UpgradePlanItem, type UpgradePlanPayload } from "./payloads";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, singleLine, versionMove } from "./wording";
 import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 
@@ -107,6 +108,14 @@ function renderPlan(p: UpgradePlanPayload): RenderedEmail {
   return { subject: singleLine(`[Driftwatch] ${title}`), text, html };
 }
 
+function renderGateRefused(p: GateRefusedPayload): RenderedEmail {
+  const line = gateRefusedLine(p);
+  const foot = footer(p.workspace, `event ${p.id}`);
+  const text = [line, "", `Open in Driftwatch: ${p.url}`, "", "-- ", foot.text, ""].join("\n");
+  const html = htmlDocument(line, [`<p>${escapeHtml(line)}</p>`, `<p>${htmlLink(p.url, "Open in Driftwatch")}</p>`, foot.html].join("\n"));
+  return { subject: singleLine(`[Driftwatch] ${GATE_REFUSED_NAME} ${gateRefusedSubject(p)} in ${p.environment}`), text, html };
+}
+
 export function renderEmail(payload: NotificationPayload): RenderedEmail {
   switch (payload.event) {
     case "drift_detected":
@@ -114,6 +123,8 @@ export function renderEmail(payload: NotificationPayload): RenderedEmail {
       return renderDrift(payload);
     case "upgrade_plan":
       return renderPlan(payload);
+    case "gate_refused":
+      return renderGateRefused(payload);
     default: {
       const never: never = payload;
       throw new Error(`Unknown event ${String((never as { event: unknown }).event)}`);

@@ -3,6 +3,8 @@ import driftFixture from "@/tests/fixtures/channels/drift-detected.json";
 import planFixture from "@/tests/fixtures/channels/upgrade-plan.json";
 import type { DriftEventPayload, UpgradePlanItem, UpgradePlanPayload } from "./payloads";
 import { SLACK_MAX_BLOCKS, SLACK_MAX_SECTION_CHARS, escapeSlack, renderSlackMessage, slackLink } from "./render-slack";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload } from "./payloads";
 
 const drift = driftFixture as DriftEventPayload;
 const plan = planFixture as UpgradePlanPayload;
@@ -100,5 +102,16 @@ describe("slack helpers", () => {
   it("keeps a pipe in a URL from ending the link", () => {
     expect(slackLink("https://x.example/a|b", "notes")).toBe("<https://x.example/a%7Cb|notes>");
     expect(slackLink("ftp://x.example/", "notes")).toBe("notes");
+  });
+});
+
+describe("renderSlackMessage: gate refused", () => {
+  it("is one short line with a link to the service", () => {
+    const m = renderSlackMessage(gateFixture as GateRefusedPayload);
+    expect(m.text).toBe("Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)");
+    expect(m.blocks).toEqual([
+      { type: "section", text: { type: "mrkdwn", text: "Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)" } },
+      { type: "context", elements: [{ type: "mrkdwn", text: "Driftwatch · acme · <https://driftwatch.example.com/services/web|open web>" }] },
+    ]);
   });
 });

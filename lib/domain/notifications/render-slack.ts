@@ -1,7 +1,7 @@
 // Slack-compatible incoming-webhook messages (Slack, Mattermost, Rocket.Chat):
 // `text` is the notification fallback, `blocks` the message. Every piece of
 // text from settings or upstream is escaped, so `<!channel>` stays literal.
-import type { DriftEventPayload, NotificationPayload, UpgradePlanPayload } from "./payloads";
+import { gateRefusedLine, type DriftEventPayload, type GateRefusedPayload, type NotificationPayload, type UpgradePlanPayload } from "./payloads";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, versionMove } from "./wording";
 import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
 
@@ -80,6 +80,17 @@ function renderPlan(p: UpgradePlanPayload): SlackMessage {
   };
 }
 
+function renderGateRefused(p: GateRefusedPayload): SlackMessage {
+  const line = escapeSlack(gateRefusedLine(p));
+  return {
+    text: line,
+    blocks: [
+      { type: "section", text: mrkdwn(line.slice(0, SLACK_MAX_SECTION_CHARS)) },
+      { type: "context", elements: [mrkdwn(`Driftwatch · ${escapeSlack(p.workspace)} · ${slackLink(p.url, `open ${p.service}`)}`)] },
+    ],
+  };
+}
+
 export function renderSlackMessage(payload: NotificationPayload): SlackMessage {
   switch (payload.event) {
     case "drift_detected":
@@ -87,6 +98,8 @@ export function renderSlackMessage(payload: NotificationPayload): SlackMessage {
       return renderDrift(payload);
     case "upgrade_plan":
       return renderPlan(payload);
+    case "gate_refused":
+      return renderGateRefused(payload);
     default: {
       const never: never = payload;
       throw new Error(`Unknown event ${String((never as { event: unknown }).event)}`);

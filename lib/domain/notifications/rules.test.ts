@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import driftFixture from "@/tests/fixtures/channels/drift-detected.json";
 import planFixture from "@/tests/fixtures/channels/upgrade-plan.json";
-import type { DriftEventPayload, UpgradePlanPayload } from "./payloads";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { DriftEventPayload, GateRefusedPayload, UpgradePlanPayload } from "./payloads";
 import { payloadForRule, ruleFilterSchema, ruleMatches, type NotificationRuleFilter } from "./rules";
 
 const drift = driftFixture as DriftEventPayload;
@@ -71,5 +72,26 @@ describe("ruleFilterSchema", () => {
   it("refuses unknown events and kinds", () => {
     expect(ruleFilterSchema.safeParse({ events: ["drift_changed"] }).success).toBe(false);
     expect(ruleFilterSchema.safeParse({ kinds: ["security"] }).success).toBe(false);
+  });
+});
+
+describe("payloadForRule: gate refusals", () => {
+  const refused = gateFixture as GateRefusedPayload;
+  it.each<[string, Partial<NotificationRuleFilter>, boolean]>([
+    ["not for an empty event list", {}, false],
+    ["not for drift events only", { events: ["drift_detected", "drift_resolved"] }, false],
+    ["named", { events: ["gate_refused"] }, true],
+    ["service listed", { events: ["gate_refused"], services: ["web"] }, true],
+    ["service not listed", { events: ["gate_refused"], services: ["api"] }, false],
+    ["environment not listed", { events: ["gate_refused"], environments: ["staging"] }, false],
+    ["team listed", { events: ["gate_refused"], teams: ["payments"] }, true],
+    ["team not listed", { events: ["gate_refused"], teams: ["data"] }, false],
+    ["drift kinds do not apply", { events: ["gate_refused"], kinds: ["eol"] }, true],
+  ])("%s", (_name, r, expected) => {
+    expect(payloadForRule(rule(r), refused)).toEqual(expected ? refused : null);
+  });
+
+  it("is an event a rule may name", () => {
+    expect(ruleFilterSchema.parse({ events: ["gate_refused"] }).events).toEqual(["gate_refused"]);
   });
 });

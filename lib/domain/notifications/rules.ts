@@ -1,6 +1,6 @@
 // Which notifications a rule receives. Every filter list left empty means
-// "all", except that the weekly upgrade plan is sent only to rules that name
-// `upgrade_plan`: an empty event list means every drift event.
+// "all", except that the weekly upgrade plan and gate refusals are sent only
+// to rules that name them: an empty event list means every drift event.
 import { z } from "zod";
 import { DRIFT_KINDS, type DriftKind } from "@/lib/domain/policy";
 import {
@@ -67,6 +67,11 @@ export function payloadForRule(rule: NotificationRuleFilter, payload: Notificati
   if (payload.event === "upgrade_plan") {
     const items = payload.items.filter((item) => itemMatches(rule, item));
     return items.length === 0 ? null : { ...payload, items };
+  }
+  if (payload.event === "gate_refused") {
+    // `kinds` names drift kinds; a refusal is none, so only the other filters apply.
+    const matches = allows(rule.services, payload.service) && allows(rule.environments, payload.environment) && allows(rule.teams, payload.team);
+    return matches ? payload : null;
   }
   const matches =
     allows(rule.kinds, payload.kind) &&

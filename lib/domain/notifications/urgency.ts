@@ -22,5 +22,8 @@ export function urgencyOf(payload: NotificationPayload): Urgency {
       return KIND_URGENCY[payload.kind] ?? "medium";
     case "upgrade_plan":
       return payload.items.some((i) => i.reason === "eol_passed") ? "medium" : "low";
+    case "gate_refused":
+      // A deploy was stopped as configured: someone waits on it, nothing is broken.
+      return "medium";
   }
 }

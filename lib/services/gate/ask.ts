@@ -10,7 +10,8 @@ export async function askGate({ ctx, input }: { ctx: RequestCtx; input: z.infer<
   const workspaceId = workspaceOf(ctx.actor);
   const env = await readGateEnvironment(ctx, workspaceId, input.environment, "/environment");
   const ask = { service: input.service, ...(input.image !== undefined ? { image: input.image } : { version: input.version! }) };
-  const [answer] = await judgeGate(ctx, workspaceId, env, [ask]);
-  await recordGateAnswers(ctx, workspaceId, env, actorLabel(ctx.actor), "api", [{ ...answer!, asked: input.image ?? input.version ?? "" }]);
-  return answer!;
+  const [judged] = await judgeGate(ctx, workspaceId, env, [ask]);
+  await recordGateAnswers(ctx, workspaceId, env, actorLabel(ctx.actor), "api", [{ ...judged!, asked: input.image ?? input.version ?? "", ...(input.image !== undefined ? { image: input.image } : {}) }]);
+  const { team: _team, ...answer } = judged!;
+  return answer;
 }

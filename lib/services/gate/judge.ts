@@ -8,9 +8,13 @@ import { getGateUpstream } from "@/lib/db/queries/gate/get-gate-upstream";
 import { listGateRuns, type GateRunRow } from "@/lib/db/queries/gate/list-gate-runs";
 import { recordGateDecisions, type GateDecisionEntry } from "@/lib/db/queries/gate/record-gate-decisions";
 import { listGateServices } from "@/lib/db/queries/gate/list-gate-services";
+import type { OutboxEventRow } from "@/lib/db/queries/notifications/create-events-once";
+import { findWorkspaceName } from "@/lib/db/queries/workspaces/find-workspace-name";
+import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/errors";
 import { decideGate, gateSettingsOf, stepBefore, versionOfImage, type GateDecision, type GateRun, type GateSettings } from "@/lib/domain/gate";
 import { parseImageRef } from "@/lib/domain/image-ref";
+import { buildGateRefusedPayload } from "@/lib/domain/notifications";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import type { RequestCtx } from "../context";
 import { loadEolForRuns } from "../eol/status";
@@ -18,6 +22,8 @@ import { loadEolForRuns } from "../eol/status";
 /** `container`: a sidecar's or init container's name, judged on that container's history; absent: the main container's. */
 export type GateAsk = { service: string; version?: string; image?: string; container?: string };
 export type GateAnswer = GateDecision & { service: string; environment: string };
+/** An answer with the service's team, which notification rules filter on. */
+export type JudgedAnswer = GateAnswer & { team: string | null };
 
 export type GateEnvironment = { row: GateEnvironmentRow; settings: GateSettings; previous: GateEnvironmentRow[] };
 
@@ -34,7 +40,7 @@ export async function readGateEnvironment(ctx: Pick<RequestCtx, "db">, workspace
 }
 
 /** Decisions for each ask, without recording them (the service page's preview reads these too). */
-export async function judgeGate(ctx: RequestCtx, workspaceId: string, env: GateEnvironment, asks: readonly GateAsk[], opts: { settings?: GateSettings } = {}): Promise<GateAnswer[]> {
+export async function judgeGate(ctx: RequestCtx, workspaceId: string, env: GateEnvironment, asks: readonly GateAsk[], opts: { settings?: GateSettings } = {}): Promise<JudgedAnswer[]> {
   const settings = opts.settings ?? env.settings;
   // The images' upstream facts are read beside the services: their keys are known from the asks alone.
   const refs = asks.map((a) => (a.image === undefined ? null : parseImageRef(a.image)));
@@ -58,7 +64,7 @@ export async function judgeGate(ctx: RequestCtx, workspaceId: string, env: GateE
   const previousIds = new Set(env.previous.map((e) => e.id));
   const previousName = env.previous.length > 0 ? env.previous.map((e) => e.name).join(" or ") : null;
 
-  return Promise.all(asks.map(async (ask, i): Promise<GateAnswer> => {
+  return Promise.all(asks.map(async (ask, i): Promise<JudgedAnswer> => {
     const f = factsBy.get(ask.service);
     const all: GateRunRow[] = f ? (runsBy.get(f.id) ?? []) : [];
     const rows = ask.container === undefined ? all.filter((r) => r.isMain) : all.filter((r) => r.container === ask.container);
@@ -92,7 +98,7 @@ export async function judgeGate(ctx: RequestCtx, workspaceId: string, env: GateE
       const detail = `Driftwatch has never seen container ${ask.container} of ${ask.service} run anywhere.`;
       decision.reasons = decision.reasons.map((r) => (r.code === "unknown_service" ? { ...r, detail } : r));
     }
-    return { ...decision, service: ask.service, environment: env.row.name };
+    return { ...decision, service: ask.service, environment: env.row.name, team: f?.team ?? null };
   }));
 }
 
@@ -102,9 +108,34 @@ export function decisionOf(a: GateDecision): GateDecisionEntry["decision"] {
   return a.reasons.length > 0 ? "warned" : "allowed";
 }
 
-export async function recordGateAnswers(ctx: RequestCtx, workspaceId: string, env: GateEnvironment, actor: string, via: "api" | "admission", answers: readonly (GateAnswer & { asked: string })[], extra: Record<string, unknown> = {}): Promise<void> {
+/** A decision to record: `asked` is the version or image given; `image` only when an image was. */
+export type RecordedAnswer = JudgedAnswer & { asked: string; image?: string };
+
+/**
+ * Refusals as `gate_refused` outbox events. Only refusals (enforce mode): an
+ * audit-mode "warned" decision stopped nothing, and audit mode is how a team
+ * tries the gate on every deploy before enforcing it, so notifying those would
+ * be noise; they stay in the audit log and the counters.
+ */
+async function refusalEvents(ctx: RequestCtx, workspaceId: string, answers: readonly RecordedAnswer[]): Promise<Omit<OutboxEventRow, "routedAt">[]> {
+  const refused = answers.filter((a) => !a.allowed);
+  if (refused.length === 0) return [];
+  const workspace = (await findWorkspaceName(ctx.db, workspaceId)) ?? "";
+  return refused.map((a) => {
+    const id = randomUUID();
+    const payload = buildGateRefusedPayload({
+      eventId: id, decidedAt: ctx.now, workspace, baseUrl: ctx.config.baseUrl, service: a.service, team: a.team,
+      environment: a.environment, version: a.version, image: a.image, mode: a.mode, reasons: a.reasons,
+    });
+    // Every refusal is its own event: a retried deploy is refused (and logged) again.
+    return { id, type: "gate_refused", dedupeKey: `gate_refused:${id}`, payload };
+  });
+}
+
+export async function recordGateAnswers(ctx: RequestCtx, workspaceId: string, env: GateEnvironment, actor: string, via: "api" | "admission", answers: readonly RecordedAnswer[], extra: Record<string, unknown> = {}): Promise<void> {
   await recordGateDecisions(ctx.db, {
-    workspaceId, environmentId: env.row.id, actor,
+    workspaceId, environmentId: env.row.id, actor, now: ctx.now,
+    events: await refusalEvents(ctx, workspaceId, answers),
     entries: answers.map((a) => ({
       subject: a.service,
       decision: decisionOf(a),

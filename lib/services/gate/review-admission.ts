@@ -21,7 +21,7 @@ export async function reviewAdmission({ ctx, input }: {
   const asks = input.images.map((i) => ({ service: i.service, image: i.image, ...(i.main ? {} : { container: i.container }) }));
   const answers = await judgeGate(ctx, input.workspaceId, env, asks);
   await recordGateAnswers(ctx, input.workspaceId, env, "admission", "admission",
-    answers.map((a, i) => ({ ...a, asked: input.images[i]!.image })), { workload: input.workload, namespace: input.namespace });
+    answers.map((a, i) => ({ ...a, asked: input.images[i]!.image, image: input.images[i]!.image })), { workload: input.workload, namespace: input.namespace });
   const lines = answers.flatMap((a, i) => {
     const image = input.images[i]!;
     return a.reasons.map((r) => `${image.service} ${a.version ?? image.image} (container ${image.container}): ${r.code}: ${r.detail}`);

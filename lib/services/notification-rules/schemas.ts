@@ -16,7 +16,7 @@ const ruleFields = {
     description:
       "webhook: {url, secret (16+ characters, signs X-Driftwatch-Signature), headers?}; slack: {url}; email: {to: [addresses]}; teams: {url} (a Workflows webhook); discord: {url}; telegram: {token, chat_id, api_url?}; ntfy: {url (server and topic), token? | username?+password?}; gotify: {url, token}; matrix: {homeserver, room_id, access_token}; mqtt: {url (mqtt:// or mqtts://), topic, retain?}; pagerduty: {routing_key, events_url?}. discord, telegram, ntfy, gotify, teams and matrix also take {url} as a Shoutrrr address (discord://token@id, telegram://token@telegram?chats=…, …). Secrets are never shown again.",
   }),
-  events: z.array(z.enum(NOTIFICATION_EVENTS)).max(NOTIFICATION_EVENTS.length).meta({ description: "Empty: drift_detected and drift_resolved" }),
+  events: z.array(z.enum(NOTIFICATION_EVENTS)).max(NOTIFICATION_EVENTS.length).meta({ description: "Empty: drift_detected and drift_resolved; upgrade_plan and gate_refused reach only rules that name them" }),
   kinds: z.array(driftKind).max(DRIFT_KINDS.length),
   services: filterNames,
   environments: filterNames,

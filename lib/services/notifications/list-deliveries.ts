@@ -3,7 +3,7 @@
 import { listDeliveries as readDeliveries } from "@/lib/db/queries/notifications/list-deliveries";
 import type { z } from "zod";
 import type { deliveryQuerySchema, deliverySchema } from "@/lib/services/notifications/schemas";
-import type { NotificationPayload } from "@/lib/domain/notifications";
+import { gateRefusedSubject, type NotificationPayload } from "@/lib/domain/notifications";
 import { requireRole, type RequestCtx } from "../context";
 import { getRuleRowOrThrow } from "../notification-rules/rules";
 
@@ -12,6 +12,7 @@ type DeliveryOut = z.infer<typeof deliverySchema>;
 function summaryOf(payload: NotificationPayload | null): string {
   if (payload === null || typeof payload !== "object") return "";
   if (payload.event === "upgrade_plan") return `${payload.items.length} upgrade${payload.items.length === 1 ? "" : "s"}`;
+  if (payload.event === "gate_refused") return `${gateRefusedSubject(payload)} refused in ${payload.environment}`;
   return `${payload.service} in ${payload.environment} (${payload.kind})`;
 }
 

@@ -7,6 +7,8 @@ import type { DriftEventPayload, UpgradePlanPayload } from "@/lib/domain/notific
 import { parseChannelSettings, sendNotification } from "../index";
 import { startReceiver, type Receiver } from "../test-support";
 import { DISCORD_COLOR, renderDiscordMessage } from "./render";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload as Gate } from "@/lib/domain/notifications/payloads";
 
 const drift = driftFixture as DriftEventPayload;
 const plan = planFixture as UpgradePlanPayload;
@@ -77,5 +79,13 @@ describe("Discord webhook", () => {
     expect(parseChannelSettings("discord", { url: "discord://W3dE2OZz4C13_token@693853386302554172" })).toEqual({ ok: true, settings: { url: "https://discord.com/api/webhooks/693853386302554172/W3dE2OZz4C13_token" } });
     expect(parseChannelSettings("discord", { url: "discord://token@not-an-id" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/url" }] });
     expect(parseChannelSettings("discord", { url: "telegram://1:a@telegram?chats=1" })).toEqual({ ok: false, problems: [{ pointer: "/config/url", detail: "a telegram:// address belongs to a telegram rule" }] });
+  });
+});
+
+describe("Discord: gate refused", () => {
+  it("is one embed titled with the refusal, amber, linking the service", () => {
+    const [embed] = renderDiscordMessage(gateFixture as Gate).embeds;
+    expect(embed).toMatchObject({ title: "Gate refused: web 3.0.0 in production", url: "https://driftwatch.example.com/services/web", color: DISCORD_COLOR.medium, timestamp: "2026-11-20T10:15:00.000Z" });
+    expect(embed.description).toBe("Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)\n[Open web in Driftwatch](https://driftwatch.example.com/services/web)");
   });
 });

@@ -1,6 +1,6 @@
 // Discord webhook messages: one embed, its colour by urgency, its title a
 // link to the service page; no mentions are ever parsed.
-import type { DriftEventPayload, NotificationPayload, UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
+import { gateRefusedLine, gateRefusedTitle, type DriftEventPayload, type GateRefusedPayload, type NotificationPayload, type UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
 import { urgencyOf, type Urgency } from "@/lib/domain/notifications/urgency";
 import { driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl } from "@/lib/domain/notifications/wording";
 import { escapeMarkdown, fitLines, markdownLink, planLineMarkdown, truncate } from "../text";
@@ -53,6 +53,19 @@ function renderPlan(p: UpgradePlanPayload): DiscordMessage {
   });
 }
 
+function renderGateRefused(p: GateRefusedPayload): DiscordMessage {
+  const url = safeHttpUrl(p.url);
+  return message({
+    title: truncate(gateRefusedTitle(p), DISCORD_MAX_TITLE),
+    ...(url ? { url } : {}),
+    description: truncate(`${escapeMarkdown(gateRefusedLine(p))}\n${markdownLink(p.url, `Open ${p.service} in Driftwatch`)}`, DISCORD_MAX_DESCRIPTION),
+    color: DISCORD_COLOR[urgencyOf(p)],
+    timestamp: p.decided_at,
+    footer: { text: `Driftwatch · ${p.workspace}` },
+  });
+}
+
 export function renderDiscordMessage(payload: NotificationPayload): DiscordMessage {
+  if (payload.event === "gate_refused") return renderGateRefused(payload);
   return payload.event === "upgrade_plan" ? renderPlan(payload) : renderDrift(payload);
 }

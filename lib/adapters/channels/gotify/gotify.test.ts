@@ -5,6 +5,9 @@ import driftFixture from "@/tests/fixtures/channels/drift-detected.json";
 import type { DriftEventPayload } from "@/lib/domain/notifications/payloads";
 import { parseChannelSettings, sendNotification } from "../index";
 import { startReceiver, type Receiver } from "../test-support";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload } from "@/lib/domain/notifications/payloads";
+import { GOTIFY_PRIORITY, renderGotifyMessage } from "./render";
 
 const drift = driftFixture as DriftEventPayload;
 const now = new Date("2026-11-20T10:15:00Z");
@@ -48,5 +51,14 @@ describe("Gotify", () => {
     expect(parseChannelSettings("gotify", { url: "gotify://gotify.example.com:443/AzyoeNS.D4iJLVa/?title=x&priority=1" })).toEqual({ ok: true, settings: { url: "https://gotify.example.com:443", token: "AzyoeNS.D4iJLVa" } });
     expect(parseChannelSettings("gotify", { url: "gotify://example.com/path/to/gotify/AzyoeNS.D4iJLVa?disabletls=yes" })).toEqual({ ok: true, settings: { url: "http://example.com/path/to/gotify", token: "AzyoeNS.D4iJLVa" } });
     expect(parseChannelSettings("gotify", { url: "gotify://example.com" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/url" }] });
+  });
+});
+
+describe("Gotify: gate refused", () => {
+  it("titles the refusal, says why and clicks through to the service", () => {
+    const m = renderGotifyMessage(gateFixture as GateRefusedPayload);
+    expect(m).toMatchObject({ title: "Gate refused: web 3.0.0 in production", priority: GOTIFY_PRIORITY.medium });
+    expect(m.message.split("\n")[0]).toBe("Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)");
+    expect(m.extras["client::notification"]).toEqual({ click: { url: "https://driftwatch.example.com/services/web" } });
   });
 });

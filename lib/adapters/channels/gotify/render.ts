@@ -1,6 +1,6 @@
 // Gotify messages: title, Markdown message, priority by urgency (0–10, 8 and
 // up make the phone ring), and a click-through link in `extras`.
-import type { NotificationPayload } from "@/lib/domain/notifications/payloads";
+import { gateRefusedLine, gateRefusedTitle, type NotificationPayload } from "@/lib/domain/notifications/payloads";
 import { urgencyOf, type Urgency } from "@/lib/domain/notifications/urgency";
 import { driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl } from "@/lib/domain/notifications/wording";
 import { escapeMarkdown, fitLines, markdownLink, planLineMarkdown } from "../text";
@@ -25,6 +25,14 @@ export function renderGotifyMessage(payload: NotificationPayload): GotifyMessage
     return {
       title: planTitle(payload),
       message: lines.length === 0 ? "Nothing to upgrade this week." : fitLines(lines, MAX_MESSAGE, (n) => `…and ${n} more in ${markdownLink(payload.url, "the updates list")}.`),
+      priority,
+      extras,
+    };
+  }
+  if (payload.event === "gate_refused") {
+    return {
+      title: gateRefusedTitle(payload),
+      message: `${escapeMarkdown(gateRefusedLine(payload))}\n\n${markdownLink(payload.url, `Open ${payload.service} in Driftwatch`)}`,
       priority,
       extras,
     };

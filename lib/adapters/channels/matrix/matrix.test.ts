@@ -7,6 +7,9 @@ import type { DriftEventPayload } from "@/lib/domain/notifications/payloads";
 import { parseChannelSettings, sendNotification } from "../index";
 import { startReceiver, type Receiver } from "../test-support";
 import { matrixTransactionId } from "./index";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload } from "@/lib/domain/notifications/payloads";
+import { renderMatrixMessage } from "./render";
 
 const drift = driftFixture as DriftEventPayload;
 const now = new Date("2026-11-20T10:15:00Z");
@@ -84,5 +87,16 @@ describe("Matrix client-server API", () => {
     expect(parseChannelSettings("matrix", { url: "matrix://bot:hunter2@matrix.example.org/?rooms=!a:b" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/url" }] });
     expect(parseChannelSettings("matrix", { url: `matrix://:${accessToken}@matrix.example.org/?rooms=%23ops:example.org` })).toMatchObject({ ok: false, problems: [{ pointer: "/config/url" }] });
     expect(parseChannelSettings("matrix", { homeserver: "https://m.example.org", room_id: "#alias:example.org", access_token: "t" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/room_id" }] });
+  });
+});
+
+describe("Matrix: gate refused", () => {
+  it("is a notice with the line and the service link", () => {
+    expect(renderMatrixMessage(gateFixture as GateRefusedPayload)).toEqual({
+      msgtype: "m.notice",
+      body: "Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)\nhttps://driftwatch.example.com/services/web",
+      format: "org.matrix.custom.html",
+      formatted_body: '<p>Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)</p><p><a href="https://driftwatch.example.com/services/web">Open web in Driftwatch</a></p>',
+    });
   });
 });

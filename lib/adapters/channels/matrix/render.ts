@@ -1,6 +1,6 @@
 // Matrix m.room.message events: a plain `body` and the same as HTML
 // (org.matrix.custom.html), sent as m.notice, the message type meant for bots.
-import type { NotificationPayload } from "@/lib/domain/notifications/payloads";
+import { gateRefusedLine, type NotificationPayload } from "@/lib/domain/notifications/payloads";
 import { escapeHtml } from "@/lib/domain/notifications/render-email";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, versionMove } from "@/lib/domain/notifications/wording";
 import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
@@ -27,6 +27,15 @@ export function renderMatrixMessage(payload: NotificationPayload): MatrixMessage
       body: [planTitle(payload), ...(items.length ? text : ["Nothing to upgrade this week."]), ...(tail ? [tail] : []), payload.url].join("\n"),
       format: "org.matrix.custom.html",
       formatted_body: `<p><strong>${escapeHtml(planTitle(payload))}</strong></p>${items.length ? `<ul>${html.join("")}</ul>` : "<p>Nothing to upgrade this week.</p>"}${tail ? `<p>${escapeHtml(tail)}</p>` : ""}<p>${link(payload.url, "Open the updates list")}</p>`,
+    };
+  }
+  if (payload.event === "gate_refused") {
+    const line = gateRefusedLine(payload);
+    return {
+      msgtype: "m.notice",
+      body: [line, payload.url].join("\n"),
+      format: "org.matrix.custom.html",
+      formatted_body: `<p>${escapeHtml(line)}</p><p>${link(payload.url, `Open ${payload.service} in Driftwatch`)}</p>`,
     };
   }
   const facts = driftFacts(payload);

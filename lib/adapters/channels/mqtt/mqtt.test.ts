@@ -10,6 +10,9 @@ import driftFixture from "@/tests/fixtures/channels/drift-detected.json";
 import planFixture from "@/tests/fixtures/channels/upgrade-plan.json";
 import type { DriftEventPayload, UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
 import { parseChannelSettings, sendNotification } from "../index";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload } from "@/lib/domain/notifications/payloads";
+import { renderMqttMessage } from "./render";
 
 const BROKER = process.env.MQTT_TEST_URL ?? "mqtt://127.0.0.1:1883";
 const drift = driftFixture as DriftEventPayload;
@@ -113,5 +116,11 @@ describe("MQTT on the real broker", () => {
     expect(parseChannelSettings("mqtt", { url: "http://broker.example.com", topic: "t" })).toEqual({ ok: false, problems: [{ pointer: "/config/url", detail: "must be an mqtt:// or mqtts:// address" }] });
     expect(parseChannelSettings("mqtt", { url: "mqtt://broker.example.com", topic: "a/#" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/topic" }] });
     expect(parseChannelSettings("mqtt", { url: "mqtt://broker.example.com" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/topic" }] });
+  });
+});
+
+describe("MQTT: gate refused", () => {
+  it("publishes the webhook's JSON with the delivery id", () => {
+    expect(JSON.parse(renderMqttMessage(gateFixture as GateRefusedPayload, "dlv_1"))).toEqual({ ...gateFixture, delivery_id: "dlv_1" });
   });
 });

@@ -6,6 +6,9 @@ import type { DriftEventPayload } from "@/lib/domain/notifications/payloads";
 import { parseChannelSettings, sendNotification } from "../index";
 import { startReceiver, type Receiver } from "../test-support";
 import { headerValue } from "./render";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload } from "@/lib/domain/notifications/payloads";
+import { NTFY_PRIORITY, renderNtfyMessage } from "./render";
 
 const drift = driftFixture as DriftEventPayload;
 const now = new Date("2026-11-20T10:15:00Z");
@@ -59,5 +62,17 @@ describe("ntfy", () => {
     expect(parseChannelSettings("ntfy", { url: "ntfy://phil:secret@ntfy.example.com:8080/alerts?scheme=http" })).toEqual({ ok: true, settings: { url: "http://ntfy.example.com:8080/alerts", username: "phil", password: "secret" } });
     expect(parseChannelSettings("ntfy", { url: "ntfy://ntfy.sh/" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/url" }] });
     expect(parseChannelSettings("ntfy", { url: "https://ntfy.sh/" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/url", detail: "must name a topic: https://ntfy.sh/<topic>" }] });
+  });
+});
+
+describe("ntfy: gate refused", () => {
+  it("titles the refusal, tags it and clicks through to the service", () => {
+    expect(renderNtfyMessage(gateFixture as GateRefusedPayload)).toEqual({
+      title: "Gate refused: web 3.0.0 in production",
+      message: "Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)",
+      priority: NTFY_PRIORITY.medium,
+      tags: ["no_entry", "driftwatch", "gate_refused", "production"],
+      click: "https://driftwatch.example.com/services/web",
+    });
   });
 });

@@ -1,6 +1,6 @@
 // ntfy: the message is the body (plain text), the rest travels in headers
 // (Title, Priority 1–5, Tags, Click), as ntfy's publish API takes them.
-import type { NotificationPayload } from "@/lib/domain/notifications/payloads";
+import { gateRefusedLine, gateRefusedTitle, type NotificationPayload } from "@/lib/domain/notifications/payloads";
 import { urgencyOf, type Urgency } from "@/lib/domain/notifications/urgency";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, singleLine, versionMove } from "@/lib/domain/notifications/wording";
 import { fitLines } from "../text";
@@ -25,6 +25,15 @@ export function renderNtfyMessage(payload: NotificationPayload): NtfyMessage {
       message: lines.length === 0 ? "Nothing to upgrade this week." : fitLines(lines, NTFY_MAX_MESSAGE, (n) => `…and ${n} more in the updates list.`),
       priority: NTFY_PRIORITY[urgency],
       tags: [EMOJI_TAG[urgency], "driftwatch", "upgrade_plan"],
+      click: safeHttpUrl(payload.url),
+    };
+  }
+  if (payload.event === "gate_refused") {
+    return {
+      title: singleLine(gateRefusedTitle(payload)),
+      message: gateRefusedLine(payload).slice(0, NTFY_MAX_MESSAGE),
+      priority: NTFY_PRIORITY[urgency],
+      tags: ["no_entry", "driftwatch", "gate_refused", tag(payload.environment)],
       click: safeHttpUrl(payload.url),
     };
   }

@@ -7,6 +7,8 @@ import planFixture from "@/tests/fixtures/channels/upgrade-plan.json";
 import type { DriftEventPayload, UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
 import { sendNotification } from "../index";
 import { startReceiver, type Receiver } from "../test-support";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload as Gate } from "@/lib/domain/notifications/payloads";
 
 const detected = { ...(driftFixture as DriftEventPayload), drift_id: "5f0c6f57-2b6a-4c8e-9a55-0d6f3c1e9b21" };
 const resolved: DriftEventPayload = { ...detected, id: "evt_resolved", event: "drift_resolved", state: "resolved", resolved_at: "2026-11-21T09:00:00.000Z" };
@@ -82,5 +84,23 @@ describe("PagerDuty Events API v2", () => {
   it("does not carry the weekly plan", async () => {
     const result = await sendNotification({ channel: "pagerduty", config: { routing_key: routingKey }, payload: planFixture as UpgradePlanPayload, deliveryId: "d", now, allowPrivate: false });
     expect(result).toEqual({ ok: false, retryable: false, error: "PagerDuty does not carry upgrade_plan notifications." });
+  });
+});
+
+describe("PagerDuty: gate refused", () => {
+  it("triggers a warning keyed by service, environment and version, so a retried deploy adds to one alert", async () => {
+    receiver = await startReceiver((_req, res) => res.writeHead(202, { "content-type": "application/json" }).end(JSON.stringify({ status: "success" })));
+    const gate = gateFixture as Gate;
+    for (const id of ["evt_a", "evt_b"]) {
+      const result = await sendNotification({ channel: "pagerduty", config: { routing_key: routingKey, events_url: receiver.url("/v2/enqueue") }, payload: { ...gate, id }, deliveryId: id, now, allowPrivate: true });
+      expect(result.ok).toBe(true);
+    }
+    const [a, b] = receiver.received.map((r) => JSON.parse(r.body));
+    expect(a).toMatchObject({
+      routing_key: routingKey, event_action: "trigger", dedup_key: "gate_refused/acme/web/production/3.0.0",
+      payload: { summary: "Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)", severity: "warning", component: "web", group: "production", class: "gate_refused", timestamp: "2026-11-20T10:15:00.000Z" },
+      client_url: "https://driftwatch.example.com/services/web",
+    });
+    expect(b.dedup_key).toBe(a.dedup_key);
   });
 });

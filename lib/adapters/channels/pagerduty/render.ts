@@ -1,7 +1,10 @@
 // PagerDuty Events API v2: drift_detected triggers an alert, drift_resolved
 // resolves it. The drift's id is the dedup key, so the incident a drift
-// opened closes when that drift does.
-import type { DriftEventPayload } from "@/lib/domain/notifications/payloads";
+// opened closes when that drift does. A gate refusal triggers a warning keyed
+// by service, environment and version: a CI job retrying the same deploy, or a
+// controller re-creating its pods, adds to one alert instead of paging anew;
+// nothing resolves it (a later allowed deploy is not an event).
+import { gateRefusedLine, gateRefusedSubject, type DriftEventPayload, type GateRefusedPayload } from "@/lib/domain/notifications/payloads";
 import { urgencyOf, type Urgency } from "@/lib/domain/notifications/urgency";
 import { driftSentence, driftSubject, driftTitle, safeHttpUrl, singleLine } from "@/lib/domain/notifications/wording";
 
@@ -34,7 +37,8 @@ export function pagerDutyDedupKey(p: DriftEventPayload): string {
   return (p.drift_id ?? `${p.workspace}/${p.service}/${p.environment}/${p.kind}`).slice(0, 255);
 }
 
-export function renderPagerDutyEvent(p: DriftEventPayload, routingKey: string): PagerDutyEvent {
+export function renderPagerDutyEvent(p: DriftEventPayload | GateRefusedPayload, routingKey: string): PagerDutyEvent {
+  if (p.event === "gate_refused") return renderGateRefused(p, routingKey);
   const dedupKey = pagerDutyDedupKey(p);
   if (p.event === "drift_resolved") return { routing_key: routingKey, event_action: "resolve", dedup_key: dedupKey };
   const url = safeHttpUrl(p.url);
@@ -51,6 +55,36 @@ export function renderPagerDutyEvent(p: DriftEventPayload, routingKey: string): 
       group: p.environment,
       class: p.kind,
       custom_details: { workspace: p.workspace, team: p.team, running: p.running, expected: p.expected, opened_at: p.opened_at, event_id: p.id },
+    },
+    client: "Driftwatch",
+    ...(url ? { client_url: url } : {}),
+    links: url ? [{ href: url, text: `${p.service} in Driftwatch` }] : [],
+  };
+}
+
+/** One alert per refused version in one environment, across repeats. */
+export function gateRefusedDedupKey(p: GateRefusedPayload): string {
+  return `gate_refused/${p.workspace}/${p.service}/${p.environment}/${p.version ?? p.image ?? ""}`.slice(0, 255);
+}
+
+function renderGateRefused(p: GateRefusedPayload, routingKey: string): PagerDutyTrigger {
+  const url = safeHttpUrl(p.url);
+  return {
+    routing_key: routingKey,
+    event_action: "trigger",
+    dedup_key: gateRefusedDedupKey(p),
+    payload: {
+      summary: singleLine(gateRefusedLine(p), 1024),
+      source: singleLine(`${gateRefusedSubject(p)} in ${p.environment}`, 255),
+      severity: PAGERDUTY_SEVERITY[urgencyOf(p)],
+      timestamp: p.decided_at,
+      component: p.service,
+      group: p.environment,
+      class: "gate_refused",
+      custom_details: {
+        workspace: p.workspace, team: p.team, version: p.version, image: p.image ?? null, mode: p.mode,
+        reasons: p.reasons.map((r) => r.code).join(", "), decided_at: p.decided_at, event_id: p.id,
+      },
     },
     client: "Driftwatch",
     ...(url ? { client_url: url } : {}),

@@ -1,6 +1,6 @@
 // Microsoft Teams through a Workflows webhook ("Post to a channel when a
 // webhook request is received"): a message with one Adaptive Card attachment.
-import type { DriftEventPayload, NotificationPayload, UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
+import { gateRefusedLine, type DriftEventPayload, type GateRefusedPayload, type NotificationPayload, type UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
 import { urgencyOf, type Urgency } from "@/lib/domain/notifications/urgency";
 import { REASON_LABEL, driftFacts, driftSentence, driftSubject, driftTitle, planTitle, safeHttpUrl, versionMove } from "@/lib/domain/notifications/wording";
 
@@ -72,6 +72,17 @@ function renderPlan(p: UpgradePlanPayload): TeamsMessage {
   return card(body, openAction(p.url, "Open the updates list"));
 }
 
+function renderGateRefused(p: GateRefusedPayload): TeamsMessage {
+  return card(
+    [
+      { type: "TextBlock", text: gateRefusedLine(p), wrap: true, weight: "Bolder", color: COLOR[urgencyOf(p)] },
+      { type: "TextBlock", text: `Driftwatch · ${p.workspace}`, wrap: true, isSubtle: true, size: "Small" },
+    ],
+    openAction(p.url, `Open ${p.service} in Driftwatch`),
+  );
+}
+
 export function renderTeamsMessage(payload: NotificationPayload): TeamsMessage {
+  if (payload.event === "gate_refused") return renderGateRefused(payload);
   return payload.event === "upgrade_plan" ? renderPlan(payload) : renderDrift(payload);
 }

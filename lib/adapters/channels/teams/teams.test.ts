@@ -7,6 +7,8 @@ import type { DriftEventPayload, UpgradePlanPayload } from "@/lib/domain/notific
 import { parseChannelSettings, sendNotification } from "../index";
 import { startReceiver, type Receiver } from "../test-support";
 import { renderTeamsMessage } from "./render";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload as Gate } from "@/lib/domain/notifications/payloads";
 
 const drift = driftFixture as DriftEventPayload;
 const plan = planFixture as UpgradePlanPayload;
@@ -69,5 +71,13 @@ describe("Teams (Workflows webhook)", () => {
       url: "https://contoso.webhook.office.com/webhookb2/11111111-4444-4444-8444-cccccccccccc@22222222-4444-4444-8444-cccccccccccc/IncomingWebhook/33333333012222222222333333333344/44444444-4444-4444-8444-cccccccccccc/V2ESyij_gAljSoUQHvZoZYzlpAoAXExyOl26dlf1xHEx05",
     } });
     expect(parseChannelSettings("teams", { url: "teams://group@tenant/alt/owner" })).toEqual({ ok: false, problems: [{ pointer: "/config/url", detail: "Shoutrrr address: needs ?host=organization.webhook.office.com" }] });
+  });
+});
+
+describe("Teams: gate refused", () => {
+  it("is a short card with the line and a button to the service", () => {
+    const card = renderTeamsMessage(gateFixture as Gate).attachments[0].content;
+    expect(card.body[0]).toEqual({ type: "TextBlock", text: "Gate refused web 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)", wrap: true, weight: "Bolder", color: "Warning" });
+    expect(card.actions).toEqual([{ type: "Action.OpenUrl", title: "Open web in Driftwatch", url: "https://driftwatch.example.com/services/web" }]);
   });
 });

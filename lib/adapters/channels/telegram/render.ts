@@ -1,6 +1,6 @@
 // Telegram Bot API sendMessage in HTML parse mode: only <b>, <a> and text,
 // everything else escaped, within the 4,096-character limit.
-import type { DriftEventPayload, NotificationPayload, UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
+import { gateRefusedLine, type DriftEventPayload, type GateRefusedPayload, type NotificationPayload, type UpgradePlanPayload } from "@/lib/domain/notifications/payloads";
 import { REASON_LABEL, driftFacts, driftSentence, driftTitle, planTitle, safeHttpUrl, versionMove } from "@/lib/domain/notifications/wording";
 import { fitLines } from "../text";
 import { DRIFT_KIND_NAME, inSentence } from "@/lib/domain/words";
@@ -37,9 +37,14 @@ function renderPlan(p: UpgradePlanPayload): string {
   return `${head}\n${fitLines(lines, TELEGRAM_MAX_TEXT - head.length - tail.length - 2, (n) => `…and ${n} more.`)}\n${tail}`;
 }
 
+function renderGateRefused(p: GateRefusedPayload): string {
+  const tail = link(p.url, `Open ${p.service} in Driftwatch`);
+  return `${escapeTelegram(gateRefusedLine(p).slice(0, TELEGRAM_MAX_TEXT / 2))}\n${tail}`;
+}
+
 export type TelegramMessage = { chat_id: string; text: string; parse_mode: "HTML"; link_preview_options: { is_disabled: true } };
 
 export function renderTelegramMessage(payload: NotificationPayload, chatId: string): TelegramMessage {
-  const text = payload.event === "upgrade_plan" ? renderPlan(payload) : renderDrift(payload);
+  const text = payload.event === "upgrade_plan" ? renderPlan(payload) : payload.event === "gate_refused" ? renderGateRefused(payload) : renderDrift(payload);
   return { chat_id: chatId, text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
 }

@@ -7,6 +7,8 @@ import type { DriftEventPayload, UpgradePlanPayload } from "@/lib/domain/notific
 import { parseChannelSettings, sendNotification } from "../index";
 import { startReceiver, type Receiver } from "../test-support";
 import { TELEGRAM_MAX_TEXT, renderTelegramMessage } from "./render";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
+import type { GateRefusedPayload as Gate } from "@/lib/domain/notifications/payloads";
 
 const drift = driftFixture as DriftEventPayload;
 const plan = planFixture as UpgradePlanPayload;
@@ -66,5 +68,15 @@ describe("Telegram Bot API", () => {
     expect(parseChannelSettings("telegram", { url: `telegram://${token}@telegram?chats=@driftwatch_ops` })).toEqual({ ok: true, settings: { token, chat_id: "@driftwatch_ops" } });
     expect(parseChannelSettings("telegram", { url: `telegram://${token}@telegram?chats=1,2` })).toEqual({ ok: false, problems: [{ pointer: "/config/url", detail: "Shoutrrr address: must name exactly one chat (?chats=…); make one rule per chat" }] });
     expect(parseChannelSettings("telegram", { token: "nope", chat_id: "x" })).toMatchObject({ ok: false, problems: [{ pointer: "/config/token" }, { pointer: "/config/chat_id" }] });
+  });
+});
+
+describe("Telegram: gate refused", () => {
+  it("is the line, escaped, and a link to the service", () => {
+    const refused = { ...(gateFixture as Gate), service: "<web>" };
+    expect(renderTelegramMessage(refused, "42").text).toBe(
+      "Gate refused &lt;web&gt; 3.0.0 in production: 20 hours of soak left in staging (3.0.0 ran 4 hours of 1 day)\n" +
+      '<a href="https://driftwatch.example.com/services/web">Open &lt;web&gt; in Driftwatch</a>',
+    );
   });
 });

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import driftFixture from "@/tests/fixtures/channels/drift-detected.json";
-import type { DriftEventPayload } from "@/lib/domain/notifications/payloads";
+import type { DriftEventPayload, GateRefusedPayload } from "@/lib/domain/notifications/payloads";
 import { sendNotification } from "../index";
 import { closedPort, startReceiver, type Receiver } from "../test-support";
 import { verifyWebhookSignature } from "./signature";
+import gateFixture from "@/tests/fixtures/channels/gate-refused.json";
 
 const payload = driftFixture as DriftEventPayload;
 const secret = "whsec_test_0123456789abcdef";
@@ -152,5 +153,15 @@ describe("webhook delivery to a loopback receiver", () => {
       const text = JSON.stringify(result);
       for (const secretPart of [secret, "s3cr3tPathPart", "q-secret-value", "hdr-secret-value"]) expect(text).not.toContain(secretPart);
     }
+  });
+});
+
+describe("webhook: gate refused", () => {
+  it("POSTs the payload itself, signed", async () => {
+    receiver = await startReceiver();
+    const result = await sendNotification({ channel: "webhook", config: { url: receiver.url(), secret: "a-webhook-secret-of-some-length" }, payload: gateFixture as GateRefusedPayload, deliveryId: "dlv_gate", now: new Date(), allowPrivate: true });
+    expect(result.ok).toBe(true);
+    expect(JSON.parse(receiver.received[0]!.body)).toEqual(gateFixture);
+    expect(receiver.received[0]!.headers["x-driftwatch-event"]).toBe("gate_refused");
   });
 });
