@@ -91,7 +91,7 @@ export default async function ReportPage({ searchParams }: { searchParams: Promi
               <thead><tr><th scope="col" className="num">#</th><th scope="col">What</th><th scope="col">Service</th><th scope="col">Environment</th><th scope="col">Detail</th><th scope="col">Since</th></tr></thead>
               <tbody>
                 {report.attention.items.map((a, i) => (
-                  <tr key={`${a.what}/${a.service}/${a.environment}`}><td className="num">{i + 1}</td><td className={a.rank <= 1 ? "strong bad-text" : "strong"}>{a.what}</td><td className="nowrap">{a.service}</td><td className="nowrap">{a.environment}</td><td className="mono small-text">{a.detail}{quietNotes.get(`${a.service}\0${a.environment}`) ? <span className="sub quiet-note">{quietNotes.get(`${a.service}\0${a.environment}`)}</span> : null}</td><td className="nowrap">{formatDay(a.since)}</td></tr>
+                  <tr key={`${a.what}/${a.service}/${a.environment}`}><td className="num">{i + 1}</td><td className={a.rank <= 1 ? "strong bad-text nowrap" : "strong nowrap"}>{a.what}</td><td className="nowrap">{a.service}</td><td className="nowrap">{a.environment}</td><td className="mono small-text">{a.detail}{quietNotes.get(`${a.service}\0${a.environment}`) ? <span className="sub quiet-note">{quietNotes.get(`${a.service}\0${a.environment}`)}</span> : null}</td><td className="nowrap">{formatDay(a.since)}</td></tr>
                 ))}
               </tbody>
             </table>
