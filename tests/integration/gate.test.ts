@@ -421,7 +421,9 @@ describe("gate_refused notifications", () => {
 
   it("a refused ask reaches a rule that names gate_refused exactly once; an allowed one not at all", async () => {
     expect((await setGate("production", { mode: "enforce", soak: "24h" })).status).toBe(200);
-    const refused = await ask({ service: "web", environment: "production", image: "ghcr.io/acme/web:3.0.0" });
+    // 3.0.2 was never asked about before in this file: 3.0.0, refused earlier before the rule existed,
+    // would be folded into that hour's event.
+    const refused = await ask({ service: "web", environment: "production", image: "ghcr.io/acme/web:3.0.2" });
     expect(refused.body.allowed).toBe(false);
     expect(refused.body).not.toHaveProperty("team");
     for (let i = 0; i < 50 && hits.length === 0; i++) {
@@ -432,8 +434,8 @@ describe("gate_refused notifications", () => {
     expect(hits[0]!.event).toBe("gate_refused");
     expect(hits[0]!.body).toEqual({
       event: "gate_refused", id: expect.any(String), workspace: ws.name, service: "web", environment: "production",
-      version: "3.0.0", image: "ghcr.io/acme/web:3.0.0", mode: "enforce",
-      reasons: [{ code: "soak_not_met", detail: expect.stringMatching(/^20 hours (\d+ minutes? )?of soak left in staging/) }],
+      version: "3.0.2", image: "ghcr.io/acme/web:3.0.2", mode: "enforce",
+      reasons: [{ code: "not_in_previous_environment", detail: "3.0.2 has not run in staging." }],
       decided_at: expect.any(String), url: `${baseUrl()}/services/web`, team: null,
     });
 
@@ -452,12 +454,16 @@ describe("gate_refused notifications", () => {
     expect(hits).toHaveLength(1);
   }, 60_000);
 
-  it("a refused admission review is one event per refused container, carrying its image", async () => {
-    const before = await testDb().event.findMany({ where: { workspaceId: ws.id, type: "gate_refused" }, select: { id: true } });
+  it("a refused admission review is one event per refused version an hour, carrying its image", async () => {
+    const gateEvents = async () => testDb().event.findMany({ where: { workspaceId: ws.id, type: "gate_refused" }, select: { id: true, payload: true } });
+    const before = await gateEvents();
     const { url } = await admissionAddress();
-    const template = { labels: { "app.kubernetes.io/name": "web" }, containers: [{ name: "web", image: "ghcr.io/acme/web:3.0.0" }] };
-    expect((await review(url, admissionReview(workloadObject("Deployment", "web", "shop", template)))).body.response.allowed).toBe(false);
-    const added = await testDb().event.findMany({ where: { workspaceId: ws.id, type: "gate_refused", id: { notIn: before.map((e) => e.id) } } });
-    expect(added.map((e) => e.payload)).toEqual([expect.objectContaining({ service: "web", version: "3.0.0", image: "ghcr.io/acme/web:3.0.0", mode: "enforce", reasons: [expect.objectContaining({ code: "soak_not_met" })] })]);
+    const deploy = (image: string) => admissionReview(workloadObject("Deployment", "web", "shop", { labels: { "app.kubernetes.io/name": "web" }, containers: [{ name: "web", image }] }));
+    // web 3.0.2 was refused in production within this hour (the ask above): refused and logged again, not notified again.
+    expect((await review(url, deploy("ghcr.io/acme/web:3.0.2"))).body.response.allowed).toBe(false);
+    expect(await gateEvents()).toHaveLength(before.length);
+    expect((await review(url, deploy("ghcr.io/acme/web:3.2.0"))).body.response.allowed).toBe(false);
+    const added = (await gateEvents()).filter((e) => !before.some((b) => b.id === e.id));
+    expect(added.map((e) => e.payload)).toEqual([expect.objectContaining({ service: "web", version: "3.2.0", image: "ghcr.io/acme/web:3.2.0", mode: "enforce", reasons: [expect.objectContaining({ code: "not_in_previous_environment" })] })]);
   });
 });

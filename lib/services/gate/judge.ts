@@ -127,8 +127,10 @@ async function refusalEvents(ctx: RequestCtx, workspaceId: string, answers: read
       eventId: id, decidedAt: ctx.now, workspace, baseUrl: ctx.config.baseUrl, service: a.service, team: a.team,
       environment: a.environment, version: a.version, image: a.image, mode: a.mode, reasons: a.reasons,
     });
-    // Every refusal is its own event: a retried deploy is refused (and logged) again.
-    return { id, type: "gate_refused", dedupeKey: `gate_refused:${id}`, payload };
+    // Each refusal is logged, but a deploy retried in a loop (or a controller re-creating its
+    // Pods) notifies once an hour per service, environment and version, not once per attempt.
+    const hour = ctx.now.toISOString().slice(0, 13);
+    return { id, type: "gate_refused", dedupeKey: `gate_refused:${a.environment}:${a.service}:${a.version ?? a.image ?? a.asked}:${hour}`, payload };
   });
 }
 
