@@ -17,7 +17,9 @@ const NOT_NOTED_COLUMNS: Record<string, string[]> = {
 };
 
 /** Tables no insight reads: their writes leave cached insights valid. */
-const NOT_NOTED = ["_prisma_migrations", "users", "memberships", "api_tokens", "agent_keys", "login_attempts", "notification_rules", "events", "deliveries", "badge_keys", "audit_log", "cache_entries", "insight_writes", "insight_writes_pruned", "drift_evaluations", "registry_budgets", "registry_pulls", "oidc_identities", "docker_host_watches"];
+const NOT_NOTED = ["_prisma_migrations", "users", "memberships", "api_tokens", "agent_keys", "login_attempts", "notification_rules", "events", "deliveries", "badge_keys", "audit_log", "cache_entries", "insight_writes", "insight_writes_pruned", "drift_evaluations", "registry_budgets", "registry_pulls", "oidc_identities", "docker_host_watches",
+  // Gate decisions per environment: /metrics reads them on every scrape, outside the cached insights.
+  "gate_decision_counts"];
 
 let scratch: ScratchDb;
 beforeAll(async () => {

@@ -114,6 +114,7 @@ function bodyFor(op: Operation): unknown {
     createTarget: { name: `compose@b-${A.tag}`, environment: "production", kind: "compose_git", repository_url: "file:///nonexistent/b.git", paths: ["compose.yml"] },
     createToken: { name: "b", role: "viewer" },
     postAgentReport: { environment: "production", target: { name: `docker@b-${A.tag}`, kind: "docker" }, observed_at: new Date().toISOString(), workloads: [] },
+    askGate: { service: A.service, environment: A.env, version: "1.0.0" },
   };
   if (!(op.id in bodies)) throw new Error(`security-isolation: no sample body for ${op.id}; add one to bodyFor()`);
   return bodies[op.id];
