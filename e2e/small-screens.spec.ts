@@ -77,7 +77,8 @@ test("the matrix shows each service as a card with every environment on screen",
   const scrollable = await matrix.evaluate((el) => el.scrollWidth - el.clientWidth);
   expect(scrollable, "the matrix scrolls sideways").toBeLessThanOrEqual(0);
   const environments = await page.locator("table.mx thead th.envh").evaluateAll((ths) => ths.map((th) => th.firstChild?.textContent ?? ""));
-  expect(environments).toEqual(["dev", "staging", "production"]);
+  // Other specs may add environments to the shared workspace (auth.spec.ts adds one): the pipeline's three are there, production too.
+  expect(environments).toEqual(expect.arrayContaining(["dev", "staging", "production"]));
   const rows = matrix.locator("tbody tr");
   expect(await rows.count()).toBeGreaterThan(0);
   for (let i = 0; i < (await rows.count()); i++) {
