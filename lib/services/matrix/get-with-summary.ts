@@ -23,7 +23,20 @@ export async function getMatrixSummary({ ctx }: { ctx: RequestCtx }): Promise<Ma
   return { to_act_on: updates.items.length, open_drifts: drifts.items.length, promotions_waiting: promotions.items.length, quiet_targets: whole.quietTargets };
 }
 
-export async function getMatrixWithSummary({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof matrixQuerySchema> }): Promise<z.infer<typeof matrixSchema>> {
+type MatrixWithSummary = z.infer<typeof matrixSchema>;
+
+/**
+ * The answer for a cached matrix and the same counts is the same object, so the HTTP edge
+ * serialises and compresses a whole-fleet matrix (megabytes) once, not on every request.
+ */
+const combined = new WeakMap<object, { key: string; value: MatrixWithSummary }>();
+
+export async function getMatrixWithSummary({ ctx, input }: { ctx: RequestCtx; input: z.infer<typeof matrixQuerySchema> }): Promise<MatrixWithSummary> {
   const [matrix, summary] = await Promise.all([getMatrix({ ctx, input }), getMatrixSummary({ ctx })]);
-  return { ...matrix, summary };
+  const key = JSON.stringify(summary);
+  const hit = combined.get(matrix);
+  if (hit?.key === key) return hit.value;
+  const value = { ...matrix, summary };
+  combined.set(matrix, { key, value });
+  return value;
 }
