@@ -124,7 +124,7 @@ test("the matrix's summary line: each count links to its list and equals it", as
   await expect(line.getByRole("link", { name: `${drifts.items.length} open drifts` })).toBeVisible();
   await expect(line.getByRole("link", { name: `${promotions.items.length} promotions waiting` })).toHaveAttribute("href", "/promotions");
   // The legend says what an outlined marker is.
-  await expect(page.getByRole("list", { name: "Drift kinds" })).toContainText("Outlined: open, not announced yet");
+  await expect(page.getByRole("list", { name: "Drift kinds" })).toContainText("Outlined: new, not notified yet");
   // The end-of-life badge explains itself on keyboard focus: the date and the fix.
   await eol.focus();
   const tip = page.locator(`#${await eol.getAttribute("aria-describedby")}`);

@@ -2,7 +2,7 @@
 // (so colour is never the only cue) and a text alternative, plus a legend.
 // Client components use it too, so it imports only types from the domain (no zod in the browser).
 import type { DriftKind } from "@/lib/domain/policy";
-import { DRIFT_KIND_NAME } from "@/lib/domain/words";
+import { DRIFT_KIND_NAME, DRIFT_STATE_NAME } from "@/lib/domain/words";
 
 /** Labels in the spec's order; DRIFT_KIND_LIST follows it. */
 export const DRIFT_LABEL: Readonly<Record<DriftKind, string>> = DRIFT_KIND_NAME;
@@ -70,7 +70,7 @@ export function DriftLegend({ extended = false }: { extended?: boolean } = {}) {
         <>
           <li>
             <i className="k-upstream calm" aria-hidden="true" />
-            Outlined: open, not announced yet (within its alert delay)
+            Outlined: {DRIFT_STATE_NAME.open} (within its alert delay)
           </li>
           <li>
             <span className="quiet-swatch" aria-hidden="true" />
