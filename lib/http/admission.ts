@@ -7,17 +7,18 @@ import { AppError, zodErrors } from "@/lib/domain/errors";
 import { getServerServices } from "@/lib/server/services";
 import { loadSignedAdmission } from "@/lib/services/gate/admission-address";
 import { reviewAdmission } from "@/lib/services/gate/review-admission";
-import { readJsonBody } from "./body";
+import { readJsonBody, type DirectBody } from "./body";
 import { errorToResponse, problemResponse } from "./problem";
 
 const JSON_HEADERS = { "content-type": "application/json", "cache-control": "no-store" };
 
-export async function answerAdmission(req: Request, signed: string): Promise<Response> {
+/** `direct`: the body read from Node's stream, when the direct path (lib/http/direct.ts) answers. */
+export async function answerAdmission(req: Request, signed: string, direct?: DirectBody): Promise<Response> {
   try {
     const services = await getServerServices();
     const now = new Date();
     // The body's own faults first (413, 415, 400), as on every route: they say nothing about the address.
-    const body = await readJsonBody(req, undefined);
+    const body = await readJsonBody(req, direct);
     const where = await loadSignedAdmission({ ctx: { db: services.db }, input: { signed } });
     if (!where) return problemResponse("not_found", "Not found.");
     const parsed = admissionReviewSchema.safeParse(body);

@@ -19,6 +19,7 @@ import type { Operation } from "@/lib/api/operation";
 import { findOperation } from "@/lib/api/route-table";
 import { log } from "@/lib/log";
 import { cachedBodyOf } from "@/lib/http/cached-response";
+import { answerAdmission } from "./admission";
 import type { DirectBody } from "./body";
 import { INTERNAL_ERROR_DETAIL, writeProblem } from "./problem";
 import type { RouteHandler } from "./route";
@@ -117,6 +118,38 @@ async function compressed(body: Uint8Array, cached: boolean): Promise<Buffer> {
   return done;
 }
 
+/** `/admission/<signed>`: one segment, as its route file (app/admission/[signed]) takes it. */
+const ADMISSION_PATH = /^\/admission\/([^/]+)$/;
+
+/** A path segment decoded as Next.js decodes a route's params; a malformed escape is left as it is (and matches no address). */
+function segment(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Answers with what `respond` gives; every failure is a problem+json, and what it left unread is dropped. */
+async function answerDirect(
+  req: http.IncomingMessage, res: http.ServerResponse, withBody: boolean, respond: (body: DirectBody | undefined) => Promise<Response>, head = false,
+): Promise<true> {
+  try {
+    const response = await respond(withBody ? nodeBody(req) : undefined);
+    await send(req, res, response, head);
+  } catch (err) {
+    // handle() and answerAdmission() answer every error themselves; this is a module that failed to load, or a broken socket.
+    log.error(`direct request failed: ${String(err)}`);
+    if (!res.headersSent) writeProblem(res, "internal", INTERNAL_ERROR_DETAIL);
+    else res.destroy();
+  } finally {
+    // What the handler left unread is read and dropped, as Node does for a request nobody read.
+    if (withBody && !req.complete) req.resume();
+  }
+  return true;
+}
+
 /**
  * The direct path over these route modules (loaded once, on first use or ahead of it):
  * answers a request and resolves true, or resolves false when Next.js should answer it.
@@ -131,29 +164,20 @@ export function directApi(load: () => Promise<readonly RouteModule[]>, env: Reco
     return handlers;
   };
   const answer = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> => {
-    if (!req.headers.authorization || disabled) return false;
+    if (disabled) return false;
     const pathname = (req.url ?? "/").split("?")[0]!;
+    // The gate's webhook has no bearer credential but is on every deploy's path: it skips Next.js too.
+    const signed = req.method === "POST" ? segment(ADMISSION_PATH.exec(pathname)?.[1]) : undefined;
+    if (signed !== undefined) return answerDirect(req, res, true, (body) => answerAdmission(webRequest(req, "POST"), signed, body));
+    if (!req.headers.authorization) return false;
     if (!pathname.startsWith("/api/v1/")) return false;
     const method = req.method ?? "GET";
     const match = findOperation(pathname, method);
     if (!match) return false;
-    let withBody = false;
-    try {
-      const handler = (await loaded()).get(match.op);
-      if (!handler) return false;
-      withBody = match.op.method !== "GET";
-      const response = await handler.direct(webRequest(req, match.op.method), match.params, withBody ? nodeBody(req) : undefined);
-      await send(req, res, response, method === "HEAD");
-    } catch (err) {
-      // handle() answers every error itself; this is a module that failed to load, or a broken socket.
-      log.error(`direct API request failed: ${String(err)}`);
-      if (!res.headersSent) writeProblem(res, "internal", INTERNAL_ERROR_DETAIL);
-      else res.destroy();
-    } finally {
-      // What the handler left unread is read and dropped, as Node does for a request nobody read.
-      if (withBody && !req.complete) req.resume();
-    }
-    return true;
+    const handler = await loaded().then((h) => h.get(match.op), () => undefined);
+    if (!handler) return false;
+    const withBody = match.op.method !== "GET";
+    return answerDirect(req, res, withBody, (body) => handler.direct(webRequest(req, match.op.method), match.params, body), method === "HEAD");
   };
   return { answer, preload: () => loaded().then(() => undefined) };
 }
