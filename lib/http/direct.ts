@@ -3,7 +3,8 @@
 // through their `direct` entry (lib/http/route.ts). Next.js's router, its
 // request context and its response piping cost more CPU than a cached
 // insight's own work, and one web process has one core for all of it.
-// Requests without a bearer credential (browsers: Auth.js reads the session
+// The gate's admission webhook (POST /admission/<signed>) is answered here too.
+// Other requests without a bearer credential (browsers: Auth.js reads the session
 // through Next's request context), OPTIONS, and any path that is not exactly
 // an operation's still go to Next.js.
 //
