@@ -14,6 +14,8 @@ const NOT_NOTED_COLUMNS: Record<string, string[]> = {
   upstream_repositories: ["id", "due_at", "leased_until", "failures", "last_duration_ms", "label_checked_at", "created_at", "label_needed", "label_due_at", "label_failures", "label_error", "label_waiting_quota"],
   // When releases were last fetched, and the last error: written by a fetch that found nothing new.
   forge_repositories: ["fetched_at", "last_error"],
+  // When a digest lookup is retried, and whether it waits for a pull budget: the quota wake writes them every check tick.
+  digest_resolutions: ["retry_at", "waiting_quota"],
 };
 
 /** Tables no insight reads: their writes leave cached insights valid. */

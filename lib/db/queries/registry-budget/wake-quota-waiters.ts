@@ -5,14 +5,7 @@ import type { Db } from "@/lib/db/client";
 
 export async function wakeQuotaWaiters(db: Db, input: { host: string; resolveAt: Date; labelAt: Date }): Promise<{ digests: number; labels: number }> {
   const { host, resolveAt, labelAt } = input;
-  // digest_resolutions is noted by a statement trigger (insight_writes), which fires for an UPDATE
-  // that changes no row: look first, so a tick with nothing to wake leaves every cache and the drift
-  // tick's skip intact.
-  const [probe] = await db.$queryRaw<{ waiting: boolean }[]>`
-    SELECT EXISTS (
-      SELECT 1 FROM digest_resolutions d JOIN upstream_repositories r ON r.id = d.repository_id
-      WHERE r.host = ${host} AND d.waiting_quota AND d.retry_at > ${resolveAt}) AS waiting`;
-  const digests = !probe?.waiting ? 0 : await db.$executeRaw`
+  const digests = await db.$executeRaw`
     UPDATE digest_resolutions d SET retry_at = ${resolveAt}
     FROM upstream_repositories r
     WHERE d.repository_id = r.id AND r.host = ${host} AND d.waiting_quota AND d.retry_at > ${resolveAt}`;
