@@ -13,8 +13,11 @@ export type SendContext<C> = {
   /** Stable across retries of one delivery: the receiver's idempotency key. */
   deliveryId: string;
   now: Date;
+  /** DRIFTWATCH_SMTP_URL, for e-mail. */
   smtpUrl?: string | undefined;
+  /** Sender for e-mail; default from the SMTP URL's `?from=`, else Driftwatch <driftwatch@localhost>. */
   emailFrom?: string | undefined;
+  /** An administrator's permission to deliver to private networks. */
   allowPrivate: boolean;
   resolve?: Resolve | undefined;
   timeoutMs?: number | undefined;

@@ -2,8 +2,7 @@
 // table. sendNotification never throws for a failed delivery: it returns
 // whether to retry, and an error text that is safe to store and show.
 import type { DeliveryResult } from "@/lib/domain/notifications/retry";
-import type { NotificationPayload } from "@/lib/domain/notifications/payloads";
-import type { Resolve } from "@/lib/net/destination";
+import type { SendContext } from "./channel";
 import { describeConfigIssues } from "./config";
 import { scrubSecrets, urlSecrets } from "./scrub";
 import { channelDefinition, isChannel, type Channel } from "./table";
@@ -17,23 +16,10 @@ export { verifyWebhookSignature, signWebhookBody } from "./webhook/signature";
 export { parseSmtpUrl, DEFAULT_FROM, type SmtpSettings } from "./email/smtp-url";
 export type { DeliveryResult } from "@/lib/domain/notifications/retry";
 
-export type SendNotificationInput = {
+/** What one delivery sends: the channel's send context, with the rule's kind and its settings as stored (parsed here). */
+export type SendNotificationInput = SendContext<unknown> & {
   /** A kind of the channel table; anything else is refused (rows keep the kind as text). */
   channel: Channel | (string & {});
-  /** The rule's channel settings as stored; parsed here. */
-  config: unknown;
-  payload: NotificationPayload;
-  /** Stable across retries of one delivery: the receiver's idempotency key. */
-  deliveryId: string;
-  now: Date;
-  /** DRIFTWATCH_SMTP_URL, for e-mail. */
-  smtpUrl?: string | undefined;
-  /** Sender for e-mail; default from the SMTP URL's `?from=`, else Driftwatch <driftwatch@localhost>. */
-  emailFrom?: string | undefined;
-  /** An administrator's permission to deliver to private networks. */
-  allowPrivate: boolean;
-  resolve?: Resolve | undefined;
-  timeoutMs?: number | undefined;
 };
 
 function invalid(error: string): DeliveryResult {
