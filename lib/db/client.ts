@@ -16,8 +16,11 @@ const STATEMENTS_PREPARED = 100;
 /** The pool under a client, for queryRows; a symbol shared by every copy of this module (Next may load it twice). */
 const POOL = Symbol.for("driftwatch.db.pool");
 type Pooled = { pool: pg.Pool; statementName?: (query: { sql: string }) => string };
-/** Clients made by createDb, as opposed to transactions opened on them. */
-const CLIENTS = new WeakSet<object>();
+/**
+ * Clients made by createDb, as opposed to transactions opened on them; shared by every copy of this
+ * module too, or a client made by Next's copy would take Prisma's engine on the direct path.
+ */
+const CLIENTS: WeakSet<object> = ((globalThis as Record<symbol, WeakSet<object> | undefined>)[Symbol.for("driftwatch.db.clients")] ??= new WeakSet());
 
 export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
   // Statements are prepared on each connection, unless PgBouncer shares connections between clients.
