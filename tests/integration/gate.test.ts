@@ -366,6 +366,9 @@ describe("Kubernetes admission", () => {
       const res = await review(wrong, admissionReview(workloadObject("Pod", "web", "shop", template("2.4.0"))));
       expect(res.status, wrong).toBe(404);
       expect(res.text).not.toContain(ws.name);
+      // Whatever the body: a malformed review or a kind the gate lets through says nothing either.
+      expect((await review(wrong, {})).status, wrong).toBe(404);
+      expect((await review(wrong, svc)).status, wrong).toBe(404);
     }
     expect(staging).not.toBe(url);
   });
@@ -376,6 +379,30 @@ describe("Kubernetes admission", () => {
     const res = await review(url, admissionReview(workloadObject("Deployment", "web", "shop", template("9.9.9"))));
     expect(res.body.response).toEqual({ uid: expect.any(String), allowed: true });
     expect(await gateRows()).toBe(before + 1);
+  });
+
+  it("a dry run is answered and not recorded: the webhook declares no side effects", async () => {
+    const { url } = await admissionAddress();
+    const before = await gateRows();
+    const body = admissionReview(workloadObject("Deployment", "web", "shop", template("3.0.0")));
+    (body.request as { dryRun: boolean }).dryRun = true;
+    const res = await review(url, body);
+    expect(res.body.response.allowed).toBe(false);
+    expect(res.body.response.status.message).toMatch(/soak_not_met/);
+    expect(await gateRows()).toBe(before);
+  });
+
+  it("knows a digest that ran only in an environment it does not judge", async () => {
+    // The gate reads history of production and the step before it, and any run of the image's digest.
+    expect((await api(ws.member).post("/api/v1/environments", { name: "canary", position: 3 })).status).toBe(201);
+    await report("canary", "k8s@canary", ago(10_000), [workload("worker", "ghcr.io/acme/worker:4.0.0", D(7), ago(48 * H))]);
+    await settled(ws);
+    const { url } = await admissionAddress();
+    const res = await review(url, admissionReview(workloadObject("Deployment", "worker", "shop", {
+      labels: { "app.kubernetes.io/name": "worker" }, containers: [{ name: "worker", image: `ghcr.io/acme/worker:latest@${D(7)}` }],
+    })));
+    expect(res.body.response.allowed).toBe(false);
+    expect(res.body.response.status.message).toBe("Driftwatch gate refused this in production: worker 4.0.0 (container worker): not_in_previous_environment: 4.0.0 has not run in staging.");
   });
 
   it("badges reset stops every webhook address", async () => {

@@ -60,7 +60,7 @@ export async function loadEolProductsOf(
   return { productBy, products: await listEolCycles(ctx.db, [...productBy.values()]) };
 }
 
-export async function loadEolForRuns(ctx: RequestCtx, services: ServiceFacts[]): Promise<EolLookup> {
+export async function loadEolForRuns(ctx: Pick<RequestCtx, "db" | "now" | "config">, services: ServiceFacts[]): Promise<EolLookup> {
   if (!ctx.config.eolEnabled || services.length === 0) return () => null;
   const { productBy, products } = await loadEolProductsOf(ctx, services);
   const now = ctx.now;

@@ -21,16 +21,30 @@ export function admissionUrl(baseUrl: string, key: BadgeKey, workspaceId: string
 
 const SIGNED_RE = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,300})\.([A-Za-z0-9_-]{1,128})$/;
 
+/** The parts of a signed address, not yet checked; null when it is not shaped as one. */
+export type SignedAdmission = { keyId: string; environment: string; signature: string };
+
+export function parseAdmissionAddress(signed: string): SignedAdmission | null {
+  const m = SIGNED_RE.exec(signed);
+  return m && { keyId: m[1]!, environment: Buffer.from(m[2]!, "base64url").toString("utf8"), signature: m[3]! };
+}
+
+/**
+ * True when the address was signed with this key (the one its key id names; null when none).
+ * An unknown key id still costs one HMAC, so timing does not tell the parts apart.
+ */
+export function isSignedWith(address: SignedAdmission, key: { workspaceId: string; secret: string } | null): boolean {
+  const expected = signAdmission(key?.secret ?? "", key?.workspaceId ?? "", address.environment);
+  return isSameSignature(address.signature, expected) && key !== null;
+}
+
 /** The workspace and environment an address names, or null when any part is wrong: callers answer 404 without saying which. */
 export async function loadSignedAdmission({ ctx, input }: { ctx: Pick<RequestCtx, "db">; input: { signed: string } }): Promise<{ workspaceId: string; environment: string } | null> {
-  const m = SIGNED_RE.exec(input.signed);
-  if (!m) return null;
-  const environment = Buffer.from(m[2]!, "base64url").toString("utf8");
-  const key = await getBadgeKeyById(ctx.db, m[1]!);
-  // An unknown key id still costs one HMAC, so timing does not tell the parts apart.
-  const expected = signAdmission(key?.secret ?? "", key?.workspaceId ?? "", environment);
-  if (!isSameSignature(m[3]!, expected) || !key) return null;
-  return { workspaceId: key.workspaceId, environment };
+  const address = parseAdmissionAddress(input.signed);
+  if (!address) return null;
+  const key = await getBadgeKeyById(ctx.db, address.keyId);
+  if (!isSignedWith(address, key)) return null;
+  return { workspaceId: key!.workspaceId, environment: address.environment };
 }
 
 export type AdmissionAddress = { url: string; webhook: Record<string, unknown> };
