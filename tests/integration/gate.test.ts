@@ -405,6 +405,22 @@ describe("Kubernetes admission", () => {
     expect(res.body.response.status.message).toBe("Driftwatch gate refused this in production: worker 4.0.0 (container worker): not_in_previous_environment: 4.0.0 has not run in staging.");
   });
 
+  it("knows a sidecar that ran only in an environment it does not judge: not unknown, and not in staging", async () => {
+    await report("canary", "k8s@canary", ago(5_000), [
+      workload("worker", "ghcr.io/acme/worker:4.0.0", D(7), ago(48 * H)),
+      workload("worker", "ghcr.io/acme/logger:1.0.0", null, ago(48 * H), { container: "logger", main: false }),
+    ]);
+    await settled(ws);
+    const { url } = await admissionAddress();
+    const res = await review(url, admissionReview(workloadObject("Deployment", "worker", "shop", {
+      labels: { "app.kubernetes.io/name": "worker" },
+      containers: [{ name: "worker", image: `ghcr.io/acme/worker:latest@${D(7)}` }, { name: "logger", image: "ghcr.io/acme/logger:1.0.0" }],
+    })));
+    expect(res.body.response.status.message).toBe("Driftwatch gate refused this in production: "
+      + "worker 4.0.0 (container worker): not_in_previous_environment: 4.0.0 has not run in staging.; "
+      + "worker 1.0.0 (container logger): not_in_previous_environment: 1.0.0 has not run in staging.");
+  });
+
   it("badges reset stops every webhook address", async () => {
     const { url } = await admissionAddress();
     const r = spawnSync(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "badges", "reset", "--workspace", ws.name, "--json"], {

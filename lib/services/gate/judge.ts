@@ -44,7 +44,8 @@ export function readFactsFor(ctx: Pick<RequestCtx, "db">, workspace: GateFactsIn
     const ref = a.image === undefined ? null : parseImageRef(a.image);
     return ref ? [{ key: ref.key, digest: ref.digest }] : [];
   });
-  return readSlots(() => readGateFacts(ctx.db, { workspace, services: [...new Set(asks.map((a) => a.service))], images, ...(environment === undefined ? {} : { environment }) }));
+  const containers = asks.flatMap((a) => (a.container === undefined ? [] : [a.container]));
+  return readSlots(() => readGateFacts(ctx.db, { workspace, services: [...new Set(asks.map((a) => a.service))], images, containers, ...(environment === undefined ? {} : { environment }) }));
 }
 
 /** The named environment of the facts read, or a 4xx naming the field (`pointer`). */
@@ -70,6 +71,8 @@ export async function judgeGate(ctx: GateCtx, facts: GateFacts, env: GateEnviron
     const f = factsBy.get(ask.service);
     const all: GateRunRow[] = f ? (facts.runs.get(f.id) ?? []) : [];
     const rows = ask.container === undefined ? all.filter((r) => r.isMain) : all.filter((r) => r.container === ask.container);
+    // A container Driftwatch has never seen run for this service, in any environment, is as unknown as a service.
+    const seen = f !== undefined && (ask.container === undefined || (facts.containersSeen.get(f.id)?.has(ask.container) ?? false));
     const ref = ask.image === undefined ? null : parseImageRef(ask.image);
     const serviceKey = f ? (f.repository ?? f.runningRepository) : null;
     const imageKey = ref?.key ?? null;
@@ -89,12 +92,11 @@ export async function judgeGate(ctx: GateCtx, facts: GateFacts, env: GateEnviron
     });
     const eol = f && version !== null ? eolOf(f.id, version) : null;
     const decision = decideGate({
-      // A container Driftwatch has never seen run for this service is as unknown as a service.
-      settings, environment: env.row.name, previous: previousName, isKnownService: f !== undefined && (ask.container === undefined || rows.length > 0), version,
+      settings, environment: env.row.name, previous: previousName, isKnownService: seen, version,
       asked: ask.image ?? ask.version ?? "", runs, now: ctx.now,
       eol: eol ? { product: eol.product, cycle: eol.cycle, eolDate: eol.eol_date, passed: eol.state === "passed" } : null,
     });
-    if (f !== undefined && ask.container !== undefined && rows.length === 0) {
+    if (f !== undefined && !seen) {
       const detail = `Driftwatch has never seen container ${ask.container} of ${ask.service} run anywhere.`;
       decision.reasons = decision.reasons.map((r) => (r.code === "unknown_service" ? { ...r, detail } : r));
     }

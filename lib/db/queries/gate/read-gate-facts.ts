@@ -30,6 +30,8 @@ export type GateFacts = {
   runs: Map<string, GateRunRow[]>;
   /** By repository key: the images' repositories and the services' own. */
   upstream: Map<string, GateUpstream>;
+  /** By service id: the containers asked about (sidecars, init containers) that ran in any environment. */
+  containersSeen: Map<string, Set<string>>;
 };
 
 export type GateFactsInput = {
@@ -40,6 +42,8 @@ export type GateFactsInput = {
   images: readonly { key: string; digest: string | null }[];
   /** The environment asked about: history is read for it and the step before it only. */
   environment?: string;
+  /** Containers other than the main one asked about: whether each ever ran, in any environment. */
+  containers?: readonly string[];
 };
 
 type Row = {
@@ -50,6 +54,7 @@ type Row = {
   runs: [string, number | null, string, boolean, string, string, string | null, string | null, string | null, string | null, number, number | null][] | null;
   upstream: { key: string; tags: string[] | null }[] | null;
   resolved: { key: string; digest: string; tag: string }[] | null;
+  containers: [string, string][] | null;
 };
 
 /**
@@ -64,6 +69,7 @@ export async function readGateFacts(db: DbTx, input: GateFactsInput): Promise<Ga
   const keys = input.images.map((i) => i.key);
   const digests = input.images.map((i) => i.digest ?? "");
   const wanted = input.images.flatMap((i) => (i.digest ? [i.digest] : []));
+  const containers = [...new Set(input.containers ?? [])];
   const ws = "id" in input.workspace
     ? Prisma.sql`SELECT w.id, w.name, NULL::text AS secret FROM workspaces w WHERE w.id = ${input.workspace.id}::uuid`
     : Prisma.sql`SELECT w.id, w.name, k.secret FROM badge_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.key_id = ${input.workspace.badgeKeyId}`;
@@ -122,7 +128,10 @@ export async function readGateFacts(db: DbTx, input: GateFactsInput): Promise<Ga
          WHERE u.key = i.key AND (u.owner_workspace_id IS NULL OR u.owner_workspace_id = (SELECT id FROM ws))
            AND d.tag IS NOT NULL AND d.digest = i.digest
          ORDER BY u.owner_workspace_id NULLS LAST LIMIT 1) d ON true
-       WHERE i.digest <> '') AS resolved`);
+       WHERE i.digest <> '') AS resolved,
+      (SELECT json_agg(json_build_array(c.id, c.container)) FROM (
+         SELECT DISTINCT svc.id, r.container FROM svc JOIN runs r ON r.workspace_id = (SELECT id FROM ws) AND r.service_id = svc.id::uuid
+         WHERE cardinality(${containers}::text[]) > 0 AND r.container = ANY(${containers}::text[]) AND NOT r.declared) c) AS containers`);
 
   const environments = row?.environments ?? [];
   const runs = new Map<string, GateRunRow[]>();
@@ -143,6 +152,12 @@ export async function readGateFacts(db: DbTx, input: GateFactsInput): Promise<Ga
     if (!up) upstream.set(r.key, (up = { tags: null, resolvedBy: new Map() }));
     up.resolvedBy.set(r.digest, r.tag);
   }
+  const containersSeen = new Map<string, Set<string>>();
+  for (const [serviceId, container] of row?.containers ?? []) {
+    let seen = containersSeen.get(serviceId);
+    if (!seen) containersSeen.set(serviceId, (seen = new Set()));
+    seen.add(container);
+  }
   const w = row?.workspace ?? null;
   return {
     workspace: w && { id: w.id, name: w.name, badgeSecret: w.secret },
@@ -150,5 +165,6 @@ export async function readGateFacts(db: DbTx, input: GateFactsInput): Promise<Ga
     services,
     runs,
     upstream,
+    containersSeen,
   };
 }
