@@ -1,4 +1,4 @@
-import { Prisma, statementRows, type DbTx } from "@/lib/db/client";
+import { genericPlanRows, Prisma, type DbTx } from "@/lib/db/client";
 import { RESOLVED_TAG_JOIN } from "@/lib/db/queries/upstream/resolved-tag-join";
 import type { ServiceFacts } from "@/lib/db/queries/services/list-service-facts";
 
@@ -63,7 +63,8 @@ type Row = {
  * The workspace, its environments in pipeline order (position, then name), the services named
  * with their history, and the upstream tags of their repositories and of the images' (the
  * workspace's own repository row first, else the shared one). Nothing when the workspace
- * (or the key id) is unknown.
+ * (or the key id) is unknown. Planned once per connection (genericPlanRows): planning it took as
+ * long as running it, for every review.
  */
 export async function readGateFacts(db: DbTx, input: GateFactsInput): Promise<GateFacts> {
   const keys = input.images.map((i) => i.key);
@@ -83,7 +84,7 @@ export async function readGateFacts(db: DbTx, input: GateFactsInput): Promise<Ga
   // formatting timestamps and ids as text was most of the statement's cost.
   const run = (env: Prisma.Sql) => Prisma.sql`json_build_array(r.service_id, ${env}, r.container, r.is_main, r.repository, r.tag, r.version, res.tag, r.digest, r.platform_digest,
       (extract(epoch FROM r."from") * 1000)::int8, (extract(epoch FROM r."to") * 1000)::int8)`;
-  const [row] = await statementRows<Row>(db, Prisma.sql`
+  const [row] = await genericPlanRows<Row>(db, Prisma.sql`
     WITH ws AS MATERIALIZED (${ws}),
     envs AS MATERIALIZED (
       SELECT e.id, e.name, e.position, e.gate, (row_number() OVER (ORDER BY e.position, e.name) - 1)::int AS i, ${readEnvs} AS judged
