@@ -421,6 +421,36 @@ describe("Kubernetes admission", () => {
       + "worker 1.0.0 (container logger): not_in_previous_environment: 1.0.0 has not run in staging.");
   });
 
+  it("reviews that arrive together are judged as each alone and logged once each, never on another workspace's facts", async () => {
+    // Another workspace where web 3.0.0 soaked 100 h in staging and 2.4.0 never ran: the opposite answers.
+    const other = await makeWorkspace("gate-other");
+    const otherCookie = await sessionCookie(other.owner.email, other.owner.password);
+    expect((await api(other.member).post("/api/v1/environments", { name: "staging", position: 1 })).status).toBe(201);
+    expect((await api(other.member).post("/api/v1/environments", { name: "production", position: 2 })).status).toBe(201);
+    const res = await api(other.agentKey).post("/api/v1/agent/report", {
+      environment: "staging", target: { name: "k8s@staging", kind: "kubernetes" }, observed_at: ago(10_000), workloads: [workload("web", "ghcr.io/acme/web:3.0.0", D(3), ago(100 * H))],
+    });
+    expect(res.status).toBe(202);
+    await settled(other);
+    expect((await sessionRequest(otherCookie, "PATCH", "/api/v1/environments/production", { body: { gate: { mode: "enforce", soak: "24h" } } })).status).toBe(200);
+    const otherUrl = ((await sessionRequest(otherCookie, "GET", "/api/v1/environments/production/admission")).body as { url: string }).url;
+    const { url } = await admissionAddress();
+    const otherRows = async () => Number((await testDb().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM audit_log WHERE workspace_id = ${other.id}::uuid AND action = 'gate.decided'`)[0]!.n);
+
+    expect((await setGate("production", { mode: "enforce", soak: "24h" })).status).toBe(200);
+
+    // Each workspace asked about each tag, five times over.
+    const asks = Array.from({ length: 40 }, (_, i) => ({ url: i % 2 === 0 ? url : otherUrl, tag: ["2.4.0", "3.0.0", "3.1.0", "2.2.0"][Math.floor(i / 2) % 4]! }));
+    const alone = new Map<string, boolean>();
+    for (const a of asks.slice(0, 8)) alone.set(`${a.url} ${a.tag}`, (await review(a.url, admissionReview(workloadObject("Deployment", "web", "shop", template(a.tag))))).body.response.allowed);
+    // 2.4.0 soaked here and never ran there; 3.0.0 soaked only there; 2.2.0 is a rollback here only.
+    expect([...alone.values()]).toEqual([true, false, false, true, false, false, true, false]);
+    const [mine, theirs] = [await gateRows(), await otherRows()];
+    const together = await Promise.all(asks.map((a) => review(a.url, admissionReview(workloadObject("Deployment", "web", "shop", template(a.tag))))));
+    expect(together.map((r) => r.body.response.allowed)).toEqual(asks.map((a) => alone.get(`${a.url} ${a.tag}`)));
+    expect([await gateRows(), await otherRows()]).toEqual([mine + 20, theirs + 20]);
+  });
+
   it("badges reset stops every webhook address", async () => {
     const { url } = await admissionAddress();
     const r = spawnSync(process.execPath, [path.join(ROOT, "bin/driftwatch.mjs"), "badges", "reset", "--workspace", ws.name, "--json"], {

@@ -3,11 +3,9 @@
 // image's exact version as history does, ask the pure rule, and record every
 // decision (audit log and counters) in one statement.
 import type { GateFacts, GateEnvironmentRow, GateFactsInput, GateRunRow } from "@/lib/db/queries/gate/read-gate-facts";
-import { readGateFacts } from "@/lib/db/queries/gate/read-gate-facts";
-import { recordGateDecisions, type GateDecisionEntry } from "@/lib/db/queries/gate/record-gate-decisions";
+import type { GateDecisionEntry } from "@/lib/db/queries/gate/record-gate-decisions";
 import type { OutboxEventRow } from "@/lib/db/queries/notifications/create-events-once";
 import { randomUUID } from "node:crypto";
-import pLimit from "p-limit";
 import { AppError } from "@/lib/domain/errors";
 import { decideGate, gateSettingsOf, stepBefore, versionOfImage, type GateDecision, type GateRun, type GateSettings } from "@/lib/domain/gate";
 import { parseImageRef } from "@/lib/domain/image-ref";
@@ -15,6 +13,8 @@ import { buildGateRefusedPayload } from "@/lib/domain/notifications";
 import { exactVersionOf } from "@/lib/domain/running-version";
 import type { RequestCtx } from "../context";
 import { loadEolForRuns } from "../eol/status";
+import { writeGateDecision } from "./decision-writer";
+import { readSharedGateFacts } from "./fact-reads";
 
 /** `container`: a sidecar's or init container's name, judged on that container's history; absent: the main container's. */
 export type GateAsk = { service: string; version?: string; image?: string; container?: string };
@@ -30,14 +30,7 @@ export function gateEnvironmentOf(envs: readonly GateEnvironmentRow[], name: str
   return step && { row: step.env, settings: gateSettingsOf(step.env.gate), previous: step.previous };
 }
 
-/** The facts the asks need, read in one statement (readGateFacts). */
-/**
- * Fact reads at once. More only queue inside PostgreSQL, where each read then costs more CPU:
- * at 2,000 services and 10 concurrent reviews on two cores, two at a time gave 221 reviews/s,
- * one gave 180 and no limit 197.
- */
-const readSlots = pLimit(2);
-
+/** The facts the asks need, read in one statement (readGateFacts), perhaps with other reviews' (fact-reads.ts). */
 /** `environment`: the one asked about, when only it and the step before it are judged. */
 export function readFactsFor(ctx: Pick<RequestCtx, "db">, workspace: GateFactsInput["workspace"], asks: readonly GateAsk[], environment?: string): Promise<GateFacts> {
   const images = asks.flatMap((a) => {
@@ -45,7 +38,7 @@ export function readFactsFor(ctx: Pick<RequestCtx, "db">, workspace: GateFactsIn
     return ref ? [{ key: ref.key, digest: ref.digest }] : [];
   });
   const containers = asks.flatMap((a) => (a.container === undefined ? [] : [a.container]));
-  return readSlots(() => readGateFacts(ctx.db, { workspace, services: [...new Set(asks.map((a) => a.service))], images, containers, ...(environment === undefined ? {} : { environment }) }));
+  return readSharedGateFacts(ctx.db, { workspace, services: [...new Set(asks.map((a) => a.service))], images, containers, ...(environment === undefined ? {} : { environment }) });
 }
 
 /** The named environment of the facts read, or a 4xx naming the field (`pointer`). */
@@ -78,18 +71,29 @@ export async function judgeGate(ctx: GateCtx, facts: GateFacts, env: GateEnviron
     const imageKey = ref?.key ?? null;
     // A run's tags are its repository's when that is the image's or the service's: the ones read.
     const runTags = (key: string) => (key === imageKey || key === serviceKey ? tagsOf(key) : null);
-    const exact = rows.map((r) => ({ ...r, exact: exactVersionOf({ tag: r.tag, tagVersion: r.version, resolvedVersion: r.resolved }, runTags(r.repository)) }));
+    // Runs repeat a few tags (each target, each redeploy): each is worked out once.
+    const exactOf = new Map<string, string | null>();
+    const exact = rows.map((r) => {
+      const key = `${r.repository}\0${r.tag}\0${r.version}\0${r.resolved}`;
+      let v = exactOf.get(key);
+      if (v === undefined) exactOf.set(key, (v = exactVersionOf({ tag: r.tag, tagVersion: r.version, resolvedVersion: r.resolved }, runTags(r.repository))));
+      return v;
+    });
+    const byDigest: { digest: string | null; version: string | null }[] = [];
+    const runs: GateRun[] = [];
+    rows.forEach((r, i) => {
+      const v = exact[i] ?? null;
+      if (ref && r.repository === ref.key) byDigest.push({ digest: r.digest, version: v }, { digest: r.platformDigest, version: v });
+      const environment = r.environmentId === env.row.id ? env.row.name : previousIds.has(r.environmentId) ? previousName : null;
+      if (environment !== null) runs.push({ environment, version: v, from: r.from, to: r.to });
+    });
     const version = ask.version ?? (ref
       ? versionOfImage({
           tag: ref.tag, digest: ref.digest, upstreamTags: tagsOf(ref.key),
           resolvedVersion: ref.digest === null ? null : (facts.upstream.get(ref.key)?.resolvedBy.get(ref.digest) ?? null),
-          runs: exact.filter((r) => r.repository === ref.key).flatMap((r) => [{ digest: r.digest, version: r.exact }, { digest: r.platformDigest, version: r.exact }]),
+          runs: byDigest,
         })
       : null);
-    const runs: GateRun[] = exact.flatMap((r) => {
-      const environment = r.environmentId === env.row.id ? env.row.name : previousIds.has(r.environmentId) ? previousName : null;
-      return environment === null ? [] : [{ environment, version: r.exact, from: r.from, to: r.to }];
-    });
     const eol = f && version !== null ? eolOf(f.id, version) : null;
     const decision = decideGate({
       settings, environment: env.row.name, previous: previousName, isKnownService: seen, version,
@@ -136,7 +140,7 @@ function refusalEvents(ctx: GateCtx, workspace: string, answers: readonly Record
 export async function recordGateAnswers(
   ctx: GateCtx, workspace: { id: string; name: string }, env: GateEnvironment, actor: string, via: "api" | "admission", answers: readonly RecordedAnswer[], extra: Record<string, unknown> = {},
 ): Promise<void> {
-  await recordGateDecisions(ctx.db, {
+  await writeGateDecision(ctx.db, {
     workspaceId: workspace.id, environmentId: env.row.id, actor, now: ctx.now,
     events: refusalEvents(ctx, workspace.name, answers),
     entries: answers.map((a) => ({
