@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { askGate } from "@/lib/services/gate/ask";
 import { createRule } from "@/lib/services/notification-rules/create";
 import { deliverDue } from "@/lib/services/notifications/deliver";
 import { routeEvents } from "@/lib/services/notifications/route-events";
@@ -174,6 +175,28 @@ describe("POST /api/v1/gate (enforce, soak 24h)", () => {
     const big = await request("POST", "/api/v1/gate", { token: ws.viewer, raw: JSON.stringify({ service: "web", environment: "production", version: "1.0.0", pad: "x".repeat(1_100_000) }), contentType: "application/json" });
     expect(big.status).toBe(413);
     expect(await gateRows()).toBe(before);
+  });
+
+  it("refuses a version past its end of life, each service asked at once judged on its own", async () => {
+    expect((await setGate("production", { mode: "enforce", soak: "24h", refuse_eol: true })).status).toBe(200);
+    const product = `gate-eol-${ws.id.slice(0, 8)}`;
+    await testDb().eolProduct.create({ data: { name: product, fetchedAt: new Date(), data: { releases: [
+      { name: "2.4", releaseDate: null, isEol: true, eolFrom: "2025-01-31", isMaintained: false, isLts: false, latest: null },
+      { name: "3.0", releaseDate: null, isEol: false, eolFrom: null, isMaintained: true, isLts: false, latest: null },
+    ] } } });
+    const before = await testDb().service.findFirstOrThrow({ where: { workspaceId: ws.id, name: "web" }, select: { policy: true } });
+    await testDb().service.updateMany({ where: { workspaceId: ws.id, name: "web" }, data: { policy: { eol: product } } });
+    try {
+      const ctx = { ...ws.ctx, config: { ...ws.ctx.config, eolEnabled: true }, now: new Date() };
+      // Four at once: the last two wait for a read slot and are read together (fact-reads.ts); api's
+      // answer must not take web's end of life.
+      const answers = await Promise.all(["web", "api", "web", "api"].map((service) =>
+        askGate({ ctx, input: { service, environment: "production", version: service === "web" ? "2.4.0" : "1.5.0" } })));
+      const web = { allowed: false, reasons: [{ code: "eol_passed", detail: `${product} 2.4 reached its end of life on 2025-01-31.` }] };
+      expect(answers.map((a) => ({ allowed: a.allowed, reasons: a.reasons }))).toEqual([web, { allowed: true, reasons: [] }, web, { allowed: true, reasons: [] }]);
+    } finally {
+      await testDb().service.updateMany({ where: { workspaceId: ws.id, name: "web" }, data: { policy: before.policy ?? {} } });
+    }
   });
 
   it("keeps every decision in the audit log and counts it in /metrics", async () => {

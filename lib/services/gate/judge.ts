@@ -55,7 +55,9 @@ export type GateCtx = Pick<RequestCtx, "db" | "now" | "config">;
 export async function judgeGate(ctx: GateCtx, facts: GateFacts, env: GateEnvironment, asks: readonly GateAsk[], opts: { settings?: GateSettings } = {}): Promise<JudgedAnswer[]> {
   const settings = opts.settings ?? env.settings;
   const factsBy = new Map(facts.services.map((f) => [f.name, f]));
-  const eolOf = settings.refuseEol ? await loadEolForRuns(ctx, facts.services) : () => null;
+  // Only the services asked about: facts read with other reviews' hold theirs too (fact-reads.ts).
+  const asked = new Set(asks.map((a) => a.service));
+  const eolOf = settings.refuseEol ? await loadEolForRuns(ctx, facts.services.filter((s) => asked.has(s.name))) : () => null;
   const previousIds = new Set(env.previous.map((e) => e.id));
   const previousName = env.previous.length > 0 ? env.previous.map((e) => e.name).join(" or ") : null;
   const tagsOf = (key: string | null) => (key === null ? null : (facts.upstream.get(key)?.tags ?? null));
