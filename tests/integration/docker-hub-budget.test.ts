@@ -19,6 +19,7 @@ import { recordAgentReport } from "@/lib/services/agent-reports/record";
 import { updateService } from "@/lib/services/services/update";
 import { setupWorkspace } from "@/lib/services/workspaces/setup";
 import type { CheckDeps } from "@/lib/services/upstream/check-repository";
+import { leaseDueLabels } from "@/lib/db/queries/upstream/lease-due-labels";
 import { readDueSourceLabels } from "@/lib/services/upstream/read-source-labels";
 import { registryCredentialsFor } from "@/lib/services/upstream/registry-credentials";
 import { getSourceLabelStatus } from "@/lib/services/upstream/source-label-status";
@@ -216,5 +217,17 @@ describe("pull budget on a fake Docker Hub", () => {
     expect(hours).toBeLessThanOrEqual(3);
     const hub = (await listServerRegistries({ ctx: signed.ctx })).items.find((r) => r.host === signed.proxy.host);
     expect(hub).toMatchObject({ rationed: true, signed_in: true, limit: 100 });
+  }, 600_000);
+
+  it("leaves a host's labels while any process checks it: the check's digest resolutions spend the pulls first", async () => {
+    const held = await makeWorld("held", { signedIn: false });
+    await runCheckTick(held.processes[0]!, { limit: 500, concurrency: 8 });
+    const dueOnHost = async () => (await leaseDueLabels(db, new Date(clock), 500)).filter((l) => l.host === held.proxy.host);
+    // The other process has a check of one repository on the host in flight.
+    const [checking] = await repoRows(held);
+    await db.upstreamRepository.update({ where: { id: checking!.id }, data: { leasedUntil: new Date(clock + 5 * MIN) } });
+    expect(await dueOnHost()).toEqual([]);
+    await db.upstreamRepository.update({ where: { id: checking!.id }, data: { leasedUntil: null } });
+    expect((await dueOnHost()).length).toBeGreaterThan(0);
   }, 600_000);
 });
