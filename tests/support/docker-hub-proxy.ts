@@ -198,9 +198,10 @@ export async function startHubProxy(opts: HubProxyOptions): Promise<HubProxy> {
     setFail(f) {
       fail = f ?? null;
     },
+    // Stop listening first: a connection accepted after closeAllConnections would keep close() waiting.
     close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
       server.close(() => resolve());
+      server.closeAllConnections();
     }),
   };
 }
