@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import { closeDb, createDb, type Db } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { driftSettled } from "@/lib/services/drift/evaluate-workspace";
 import { testDb } from "./api";
 
 export type ScratchDb = { db: Db; url: string; drop: () => Promise<void> };
@@ -28,6 +29,10 @@ export async function createScratchDb(prefix: string): Promise<ScratchDb> {
     db,
     url: url.toString(),
     drop: async () => {
+      // A report the test recorded queued a drift evaluation in this process, which holds a transaction
+      // on this pool while it reads on the pool's other connections: it ends before the pool closes.
+      const workspaces = await db.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM workspaces`;
+      await Promise.all(workspaces.map((w) => driftSettled(w.id, CLOSE_WAIT_MS)));
       // Ending the pool waits for every client still checked out. One that is never released must not
       // hold the suite: say which sessions hold it, then drop the database with them.
       let timer: NodeJS.Timeout | undefined;
