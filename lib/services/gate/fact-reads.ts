@@ -1,9 +1,9 @@
 // The gate's fact reads, shared: reviews that wait for a read slot go out
 // together, in one statement for all the services they ask about, when they
 // ask the same workspace about the same environment. Under a wave of rollouts
-// each statement's fixed cost (and its round trip) is then paid once for up to
-// MAX_BATCH reviews. Each review judges only its own services: facts read for
-// more services answer it the same.
+// each statement's fixed cost (and its round trip) is then paid once for the
+// reviews of up to MAX_SERVICES services. Each review judges only its own
+// services: facts read for more services answer it the same.
 import type { DbTx } from "@/lib/db/client";
 import { readGateFacts, type GateFacts, type GateFactsInput } from "@/lib/db/queries/gate/read-gate-facts";
 
@@ -35,7 +35,7 @@ function pump(): void {
   while (running < SLOTS && waiting.length > 0) {
     const first = waiting.shift()!;
     const batch = [first];
-    let services = new Set(first.input.services).size;
+    let services = first.input.services.length;
     for (let i = 0; i < waiting.length && services < MAX_SERVICES; ) {
       const w = waiting[i]!;
       if (w.db === first.db && w.group === first.group) {

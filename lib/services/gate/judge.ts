@@ -30,8 +30,10 @@ export function gateEnvironmentOf(envs: readonly GateEnvironmentRow[], name: str
   return step && { row: step.env, settings: gateSettingsOf(step.env.gate), previous: step.previous };
 }
 
-/** The facts the asks need, read in one statement (readGateFacts), perhaps with other reviews' (fact-reads.ts). */
-/** `environment`: the one asked about, when only it and the step before it are judged. */
+/**
+ * The facts the asks need, read in one statement (readGateFacts), perhaps with other reviews' (fact-reads.ts).
+ * `environment`: the one asked about, when only it and the step before it are judged.
+ */
 export function readFactsFor(ctx: Pick<RequestCtx, "db">, workspace: GateFactsInput["workspace"], asks: readonly GateAsk[], environment?: string): Promise<GateFacts> {
   const images = asks.flatMap((a) => {
     const ref = a.image === undefined ? null : parseImageRef(a.image);
