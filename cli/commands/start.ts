@@ -1,8 +1,10 @@
 // driftwatch start: migrate, then serve the web app, the API and the
 // scheduler in one process. Stops cleanly on SIGINT/SIGTERM.
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import { loadConfig, type Config } from "@/lib/config";
+import { closeSharedDb } from "@/lib/db/client";
 import { openDatabase } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { serveHttp } from "@/lib/http/server";
@@ -84,6 +86,8 @@ export function registerStartCommand(program: Command) {
         await background?.stop();
         await dockerHost.stop();
         await edge.close();
+        // Bounded: the database stops anyway, and its connections with it.
+        await Promise.race([closeSharedDb().catch((err: unknown) => log.warn(`closing the database client: ${String(err)}`)), sleep(5_000)]);
         await stopDatabase();
         process.exit(0);
       };

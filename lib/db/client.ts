@@ -2,6 +2,7 @@
 // `db` as a parameter.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { log } from "@/lib/log";
 import { PrismaClient, type Prisma } from "./generated/client";
 import { canPrepareStatements, createStatementNamer } from "./statement-names";
 
@@ -28,7 +29,7 @@ const CLIENTS: WeakSet<object> = ((globalThis as Record<symbol, WeakSet<object> 
 export function createDb(databaseUrl: string, opts: { max?: number } = {}): Db {
   // Statements are prepared on each connection, unless PgBouncer shares connections between clients.
   const statementNameGenerator = canPrepareStatements(databaseUrl) ? createStatementNamer({ max: STATEMENTS_PREPARED }) : undefined;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: 10_000 });
+  const pool = watched(new pg.Pool({ connectionString: databaseUrl, max: opts.max ?? 10, connectionTimeoutMillis: 10_000 }));
   const adapter = new PrismaPg(pool, { statementNameGenerator, disposeExternalPool: true });
   const db = new PrismaClient({ adapter });
   Object.defineProperty(db, POOL, { value: { pool, statementName: statementNameGenerator, url: databaseUrl } satisfies Pooled });
@@ -60,9 +61,9 @@ export async function genericPlanRows<T>(db: DbTx | SqlTx, sql: Prisma.Sql): Pro
   if (isSqlTx(db) || !CLIENTS.has(db as object)) return statementRows<T>(db, sql);
   const pooled = pooledOf(db as Db);
   if (!pooled.statementName) return queryRows<T>(db as Db, sql);
-  pooled.generic ??= new pg.Pool({
+  pooled.generic ??= watched(new pg.Pool({
     connectionString: pooled.url, max: GENERIC_PLAN_CONNECTIONS, connectionTimeoutMillis: 10_000, options: "-c plan_cache_mode=force_generic_plan",
-  });
+  }));
   const result = await pooled.generic.query<T & pg.QueryResultRow>(statementOf(pooled, sql));
   return result.rows;
 }
@@ -122,6 +123,16 @@ export async function closeDb(db: Db): Promise<void> {
   if (generic && !generic.ended) await generic.end();
 }
 
+/**
+ * A pool that survives losing an idle connection (a database restart, a failover, an administrator's
+ * pg_terminate_backend): pg emits the error on the pool, which without a listener ends the process.
+ * The pool has already dropped the connection; the next statement opens another.
+ */
+function watched(pool: pg.Pool): pg.Pool {
+  pool.on("error", (err: Error & { code?: string }) => log.warn(`database: an idle connection was closed (${err.code ?? err.message}); the next statement reconnects`));
+  return pool;
+}
+
 function isSqlTx(db: DbTx | SqlTx): db is SqlTx {
   return typeof (db as Partial<SqlTx>).rows === "function" && !("$queryRaw" in db);
 }
@@ -146,4 +157,11 @@ export function getDb(databaseUrl: string): Db {
   const db = createDb(databaseUrl, { max: 20 });
   globalForDb.__driftwatchDb = { url: databaseUrl, db };
   return db;
+}
+
+/** Closes the process's shared client, if one was made: on shutdown, before the database stops under it. */
+export async function closeSharedDb(): Promise<void> {
+  const cached = globalForDb.__driftwatchDb;
+  globalForDb.__driftwatchDb = undefined;
+  if (cached) await closeDb(cached.db);
 }

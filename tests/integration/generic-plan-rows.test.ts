@@ -1,7 +1,8 @@
 // genericPlanRows: a hot statement planned once per connection, on a pool of its own;
 // other statements keep PostgreSQL's own choice, and a transaction's statements run in it.
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { closeDb, createDb, genericPlanRows, Prisma, queryRows, sqlTransaction } from "@/lib/db/client";
+import { testDb } from "../support/api";
 
 describe("genericPlanRows", () => {
   it("runs on connections that plan generically, and nowhere else", async () => {
@@ -20,6 +21,28 @@ describe("genericPlanRows", () => {
         await closeDb(bouncer);
       }
     } finally {
+      await closeDb(db);
+    }
+  });
+
+  it("survives the database closing its idle connections, on both pools", async () => {
+    // A restart or an administrator's pg_terminate_backend: the pool hears of it while the connection is idle.
+    const app = `dw_idle_${process.pid}`;
+    const url = `${inject("databaseUrl")}${inject("databaseUrl").includes("?") ? "&" : "?"}application_name=${app}`;
+    const db = createDb(url, { max: 2 });
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const one = Prisma.sql`SELECT ${1}::int AS n`;
+      await Promise.all([genericPlanRows(db, one), queryRows(db, one)]);
+      const killed = await testDb().$queryRaw<{ n: number }[]>`
+        WITH mine AS MATERIALIZED (SELECT pid FROM pg_stat_activity WHERE application_name = ${app})
+        SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS n FROM mine`;
+      expect(killed[0]?.n).toBe(2);
+      await expect.poll(() => stderr.mock.calls.filter(([line]) => String(line).includes("an idle connection was closed")).length).toBe(2);
+      expect(await genericPlanRows(db, one)).toEqual([{ n: 1 }]);
+      expect(await queryRows(db, one)).toEqual([{ n: 1 }]);
+    } finally {
+      stderr.mockRestore();
       await closeDb(db);
     }
   });
