@@ -116,13 +116,27 @@ test("the matrix's summary line: each count links to its list and equals it", as
     await expect(eol).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 120_000, intervals: [5_000] });
   const line = page.getByTestId("matrix-summary");
-  await expect(line).toBeVisible();
   const api = async (route: string) => (await (await page.request.get(`${BASE}${route}`)).json()) as { items: unknown[]; summary?: Record<string, number> };
-  const [matrix, updates, drifts, promotions] = await Promise.all([api("/api/v1/matrix"), api("/api/v1/updates"), api("/api/v1/drifts"), api("/api/v1/promotions")]);
-  expect(matrix.summary).toMatchObject({ to_act_on: updates.items.length, open_drifts: drifts.items.length, promotions_waiting: promotions.items.length });
-  await expect(line.getByRole("link", { name: `${updates.items.length} to act on` })).toHaveAttribute("href", "/updates");
-  await expect(line.getByRole("link", { name: `${drifts.items.length} open drifts` })).toBeVisible();
-  await expect(line.getByRole("link", { name: `${promotions.items.length} promotions waiting` })).toHaveAttribute("href", "/promotions");
+  const lists = async () => {
+    const [matrix, updates, drifts, promotions] = await Promise.all([api("/api/v1/matrix"), api("/api/v1/updates"), api("/api/v1/drifts"), api("/api/v1/promotions")]);
+    expect(matrix.summary).toMatchObject({ to_act_on: updates.items.length, open_drifts: drifts.items.length, promotions_waiting: promotions.items.length });
+    return { to_act_on: updates.items.length, open_drifts: drifts.items.length, promotions_waiting: promotions.items.length };
+  };
+  // The demo's scheduler keeps checking in the background: the page is compared with lists read
+  // just before and just after it was drawn, and only when nothing changed in between.
+  let counts: Awaited<ReturnType<typeof lists>> | undefined;
+  await expect(async () => {
+    const before = await lists();
+    await page.goto(`${BASE}/`);
+    await expect(line).toBeVisible({ timeout: 5_000 });
+    const drawn = await line.innerText();
+    expect(await lists()).toEqual(before);
+    counts = before;
+    expect(drawn).toContain(`${before.open_drifts} open drifts`);
+  }).toPass({ timeout: 60_000, intervals: [2_000] });
+  await expect(line.getByRole("link", { name: `${counts!.to_act_on} to act on` })).toHaveAttribute("href", "/updates");
+  await expect(line.getByRole("link", { name: `${counts!.open_drifts} open drifts` })).toBeVisible();
+  await expect(line.getByRole("link", { name: `${counts!.promotions_waiting} promotions waiting` })).toHaveAttribute("href", "/promotions");
   // The legend says what an outlined marker is.
   await expect(page.getByRole("list", { name: "Drift kinds" })).toContainText("Outlined: new, not notified yet");
   // The end-of-life badge explains itself on keyboard focus: the date and the fix.
