@@ -92,7 +92,7 @@ describe("Compose-in-Git targets", () => {
     const outcome = await refresh("compose@broken");
     expect(outcome.ok).toBe(false);
     const target = (await api(ws.viewer).get("/api/v1/targets")).body.items.find((t: { name: string }) => t.name === "compose@broken");
-    expect(target.last_error).toMatch(/git fetch|not found|failed/i);
+    expect(target.last_error).toMatch(/^git fetch of file:\/\/.*-missing \(main\) failed: .* does not appear to be a git repository$/);
   });
 
   it("refuses paths that leave the repository and URLs that are options", async () => {

@@ -41,6 +41,19 @@ export function validateBranch(branch: string): void {
 
 type RunResult = { stdout: string };
 
+/**
+ * What a failed git command's stderr says went wrong, in one line. Git ends a failed fetch with advice
+ * ("Please make sure you have the correct access rights / and the repository exists.") after a generic
+ * "Could not read from remote repository": the reason is the line before those (ssh's, the path's, the host's).
+ */
+export function gitFailureReason(stderr: string): string | undefined {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  const advice = lines.findIndex((l) => l.startsWith("Please make sure you have the correct access rights"));
+  const said = (advice < 0 ? lines : lines.slice(0, advice)).filter((l) => !/^(warning|hint): /.test(l));
+  const specific = said.filter((l) => l !== "fatal: Could not read from remote repository.");
+  return (specific[0] ?? said[0])?.replace(/^(fatal|error): /, "");
+}
+
 function runGit(args: string[], opts: GitOptions & { cwd?: string; maxBuffer?: number }): Promise<RunResult> {
   const base = opts.env ?? {};
   const env: Record<string, string> = {};
@@ -60,7 +73,7 @@ function runGit(args: string[], opts: GitOptions & { cwd?: string; maxBuffer?: n
       (err, stdout, stderr) => {
         if (err) {
           const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
-          const detail = e.killed ? "timed out" : (stderr.trim().split("\n").filter(Boolean).at(-1) ?? e.message);
+          const detail = e.killed ? "timed out" : (gitFailureReason(stderr) ?? e.message);
           reject(Object.assign(new Error(detail), { exitCode: typeof e.code === "number" ? e.code : undefined, killed: !!e.killed, stderr }));
           return;
         }

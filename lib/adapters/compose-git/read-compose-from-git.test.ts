@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gitFailureReason } from "./git";
 import { readComposeFromGit, type ComposeGitOptions } from "./read-compose-from-git";
 
 let root: string;
@@ -108,6 +109,25 @@ describe("readComposeFromGit on real repositories", () => {
 
   it.each(["ext::sh -c touch% /tmp/pwned", "--upload-pack=touch /tmp/pwned", "relative/path", "https://example.com/a b"])("refuses the URL %s before running git", async (url) => {
     await expect(readComposeFromGit({ url, branch: "main", paths: ["compose.yml"] }, opts)).rejects.toMatchObject({ code: "invalid_input" });
+  });
+
+  it("says why a fetch failed, not git's closing advice", async () => {
+    const missing = `${repo}-missing`;
+    await expect(readComposeFromGit({ url: `file://${missing}`, branch: "main", paths: ["compose.yml"] }, opts)).rejects.toMatchObject({
+      code: "unavailable", message: `git fetch of file://${missing} (main) failed: '${missing}' does not appear to be a git repository`,
+    });
+    const err = await readComposeFromGit({ url: "https://127.0.0.1:1/acme/deploy.git", branch: "main", paths: ["compose.yml"] }, opts).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/failed: unable to access 'https:\/\/127\.0\.0\.1:1\/acme\/deploy\.git\/': .*connect/i);
+  });
+
+  it.each([
+    ["ssh: connect to host git.internal port 22: Connection refused\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n", "ssh: connect to host git.internal port 22: Connection refused"],
+    ["ERROR: Repository not found.\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n", "ERROR: Repository not found."],
+    ["fatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n", "Could not read from remote repository."],
+    ["warning: redirecting to https://git.internal/acme/deploy.git/\nfatal: couldn't find remote ref refs/heads/nope\n", "couldn't find remote ref refs/heads/nope"],
+    ["", undefined],
+  ])("reads the reason out of git's stderr %#", (stderr, reason) => {
+    expect(gitFailureReason(stderr)).toBe(reason);
   });
 
   it("redacts credentials from fetch errors", async () => {
