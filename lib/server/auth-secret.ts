@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { createDb, type Db } from "@/lib/db/client";
+import { closeDb, createDb, type Db } from "@/lib/db/client";
 
 /** The `cache_entries` row that holds the shared secret. Not a cache: never expire or prune it. */
 export const SHARED_AUTH_SECRET_KEY = "secret:auth";
@@ -59,6 +59,6 @@ export async function resolveAuthSecret(opts: { configured: string | undefined; 
   try {
     return await ensureSharedAuthSecret(db, seed);
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
   }
 }

@@ -3,7 +3,7 @@
 // them with node-cron and keeps one tick of a kind from overlapping another.
 import cron from "node-cron";
 import type { Config } from "@/lib/config";
-import { createDb } from "@/lib/db/client";
+import { closeDb, createDb } from "@/lib/db/client";
 import { HostWarnings } from "@/lib/domain/upstream";
 import { log } from "@/lib/log";
 import { evaluateAll } from "@/lib/services/drift/evaluate-all";
@@ -71,7 +71,7 @@ export async function startBackgroundWork(opts: { config: Config; databaseUrl: s
     stop: async () => {
       await task?.stop();
       await running;
-      await db.$disconnect();
+      await closeDb(db);
     },
   };
 }

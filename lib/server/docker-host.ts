@@ -7,7 +7,7 @@ import type { DockerEndpointOptions } from "@/lib/adapters/runtimes/docker/engin
 import { DEFAULT_DOCKER_SOCKET } from "@/lib/adapters/runtimes/docker/engine-client";
 import { describeDockerEndpoint, probeDockerEngine, type DockerEngineIdentity } from "@/lib/adapters/runtimes/docker/probe-engine";
 import { getConfig, type Config } from "@/lib/config";
-import { createDb } from "@/lib/db/client";
+import { closeDb, createDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import type { DockerHost, DockerHostProbe } from "@/lib/services/docker-host/ports";
 import { DOCKER_HOST_INTERVAL_MS, runDockerHostWatches } from "@/lib/services/docker-host/run-watches";
@@ -122,7 +122,7 @@ export function startDockerHostWatch(opts: { databaseUrl: string; config: Config
       clearInterval(timer);
       if (g.__driftwatchDockerHostLoop === loop) g.__driftwatchDockerHostLoop = undefined;
       await running;
-      await db.$disconnect();
+      await closeDb(db);
     },
   };
   g.__driftwatchDockerHostLoop = loop;

@@ -18,10 +18,10 @@ function env(port: number) {
   return e;
 }
 
-async function start(port: number): Promise<ChildProcess> {
-  const { child } = await startDriftwatch({ env: env(port), port });
-  children.push(child);
-  return child;
+async function start(port: number, opts: { detached?: boolean } = {}): Promise<{ child: ChildProcess; output: () => string }> {
+  const running = await startDriftwatch({ env: env(port), port, ...opts });
+  children.push(running.child);
+  return running;
 }
 
 function cli(port: number, args: string[]) {
@@ -47,7 +47,7 @@ describe("embedded database lifecycle", () => {
   it("keeps committed data across SIGKILL and restarts without a stale lock", async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "driftwatch-restart-"));
     const port = await freePort();
-    const first = await start(port);
+    const { child: first } = await start(port);
     // Started as users start it, the command's first line sets glibc's allocator up (bin/driftwatch.mjs).
     expect(readFileSync(`/proc/${first.pid}/environ`, "utf8").split("\0")).toContain("MALLOC_MMAP_THRESHOLD_=131072");
 
@@ -62,13 +62,30 @@ describe("embedded database lifecycle", () => {
 
     first.kill("SIGKILL");
     await new Promise((r) => first.once("exit", r));
-    const second = await start(port);
+    const { child: second } = await start(port);
     const list = await fetch(`http://127.0.0.1:${port}/api/v1/environments`, { headers: { authorization: `Bearer ${token}` } });
     expect(await list.json()).toEqual({ items: [{ name: "prod", position: 1, production: true, targets: 0, gate: { mode: "off", soak: "0s", refuse_eol: true, unknown: "allow" } }] });
 
     second.kill("SIGTERM");
     const code = await new Promise((r) => second.once("exit", r));
     expect(code).toBe(0);
+    expect(postgresRunning()).toBe(false);
+  });
+
+  it("stops in order on Ctrl-C to its process group: its clients close before the database stops", async () => {
+    // As a terminal sends it. A client left open when PostgreSQL stops has its sessions cut (57P01).
+    const port = await freePort();
+    const { child, output } = await start(port, { detached: true });
+    expect(cli(port, ["setup", "--workspace", "ctrl-c", "--email", "c@example.test", "--password", "password-1"]).status).toBe(0);
+    const token = cli(port, ["token", "create", "--workspace", "ctrl-c", "--role", "viewer"]).stdout.trim();
+    // Connections open in the server's pools, as after any use.
+    for (const route of ["/api/v1/matrix", "/api/v1/environments", "/api/v1/updates"]) {
+      expect((await fetch(`http://127.0.0.1:${port}${route}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    }
+    process.kill(-child.pid!, "SIGINT");
+    const code = await new Promise((r) => child.once("exit", r));
+    expect(code).toBe(0);
+    expect(output()).not.toMatch(/57P01|an idle connection was closed|terminating connection/);
     expect(postgresRunning()).toBe(false);
   });
 });

@@ -11,7 +11,11 @@ export { freePort };
 
 export type RunningServer = { child: ChildProcess; baseUrl: string; port: number; output: () => string };
 
-export async function startDriftwatch(opts: { env: NodeJS.ProcessEnv; args?: string[]; port?: number; echoStderr?: boolean; timeoutMs?: number }): Promise<RunningServer> {
+export async function startDriftwatch(opts: {
+  env: NodeJS.ProcessEnv; args?: string[]; port?: number; echoStderr?: boolean; timeoutMs?: number;
+  /** In a process group of its own, as a terminal starts a command: `process.kill(-pid, …)` signals the group. */
+  detached?: boolean;
+}): Promise<RunningServer> {
   const port = opts.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
@@ -20,6 +24,7 @@ export async function startDriftwatch(opts: { env: NodeJS.ProcessEnv; args?: str
     cwd: ROOT,
     env: { DRIFTWATCH_BASE_URL: baseUrl, ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: opts.detached ?? false,
   });
   // In a test run, everything the server prints is kept for scripts/check-secrets-in-logs.mjs.
   const logFile = runLogFile(`driftwatch-${port}`);
