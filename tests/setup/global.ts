@@ -11,7 +11,7 @@ import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { channelSecrets } from "@/lib/adapters/channels";
-import { createDb } from "@/lib/db/client";
+import { closeDb, createDb } from "@/lib/db/client";
 import { HTPASSWD_USER, startRegistry } from "../support/registry";
 import { recordSecret, RUN_DIR_ENV, SECRETS_FILE } from "../support/secrets";
 import { startDriftwatch } from "../support/server";
@@ -34,7 +34,6 @@ export default async function setup(project: TestProject) {
   // The run directory: every server's output and every secret the tests hand
   // out, checked against each other at the end (scripts/check-secrets-in-logs.mjs).
   // scripts/test.sh passes its own, to check again after the run.
-  const keepRunDir = Boolean(process.env[RUN_DIR_ENV]);
   const runDir = process.env[RUN_DIR_ENV] || path.join(dataDir, "run");
   mkdirSync(runDir, { recursive: true });
   process.env[RUN_DIR_ENV] = runDir;
@@ -43,34 +42,25 @@ export default async function setup(project: TestProject) {
   // The server signs in to Docker Hub as the tests' own account: the token must never reach a log or a page.
   const dockerHubToken = `dckr_pat_${randomUUID().replace(/-/g, "")}`;
   recordSecret("Docker Hub token", dockerHubToken);
-  let embedded: EmbeddedPostgres | null = null;
-  let databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(path.join(dataDir, "db"), { settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } });
-    databaseUrl = embedded.url;
-  }
-  await migrateDatabase(databaseUrl);
+  // The registry first: a missing binary is the likeliest failure, and it leaves nothing running.
   const registry = await startRegistry();
-
-  const build = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-if-stale.mjs")], { cwd: ROOT, stdio: "inherit" });
-  if (build.status !== 0) throw new Error("next build failed");
-
-  const server = await startDriftwatch({
-    echoStderr: true,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DRIFTWATCH_DATA_DIR: path.join(dataDir, "server"),
-      DRIFTWATCH_EOL: "false",
-      DRIFTWATCH_SERVER_REGISTRIES: registry.host,
-      DRIFTWATCH_INSECURE_REGISTRIES: registry.host,
-      DRIFTWATCH_DOCKERHUB_USERNAME: "driftwatch-tests",
-      DRIFTWATCH_DOCKERHUB_TOKEN: dockerHubToken,
-      // Everything is logged (to the run's log file; only warnings and errors are echoed),
-      // so the secrets check sees every line the server could print.
-      DRIFTWATCH_LOG_LEVEL: "debug",
-    },
+  let embedded: EmbeddedPostgres | null = null;
+  const running = await (async () => {
+    let databaseUrl = process.env.DATABASE_URL;
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres(path.join(dataDir, "db"), { settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } });
+      databaseUrl = embedded.url;
+    }
+    await migrateDatabase(databaseUrl);
+    return { databaseUrl, server: await startServer(databaseUrl, dataDir, registry.host, dockerHubToken) };
+  })().catch(async (err: unknown) => {
+    // A setup that fails leaves no server behind (a PostgreSQL outlives its parent by design).
+    await registry.stop();
+    await (embedded as EmbeddedPostgres | null)?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
   });
+  const { databaseUrl, server } = running;
   const baseUrl = server.baseUrl;
   const child = server.child;
 
@@ -88,9 +78,33 @@ export default async function setup(project: TestProject) {
     await embedded?.stop();
     const check = spawnSync(process.execPath, [path.join(ROOT, "scripts/check-secrets-in-logs.mjs"), runDir], { encoding: "utf8" });
     process.stderr.write(check.stdout + check.stderr);
-    if (!keepRunDir) await rm(dataDir, { recursive: true, force: true });
+    // A run directory passed in (scripts/test.sh) lives outside and stays; the database and servers' files go.
+    await rm(dataDir, { recursive: true, force: true });
     if (check.status !== 0) throw new Error("a secret used by the tests appears in the server's log (see above)");
   };
+}
+
+/** The tests' `driftwatch start`, on the run's database and registry (built first if its sources changed). */
+async function startServer(databaseUrl: string, dataDir: string, registryHost: string, dockerHubToken: string) {
+  const build = spawnSync(process.execPath, [path.join(ROOT, "scripts/build-if-stale.mjs")], { cwd: ROOT, stdio: "inherit" });
+  if (build.status !== 0) throw new Error("next build failed");
+
+  return startDriftwatch({
+    echoStderr: true,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DRIFTWATCH_DATA_DIR: path.join(dataDir, "server"),
+      DRIFTWATCH_EOL: "false",
+      DRIFTWATCH_SERVER_REGISTRIES: registryHost,
+      DRIFTWATCH_INSECURE_REGISTRIES: registryHost,
+      DRIFTWATCH_DOCKERHUB_USERNAME: "driftwatch-tests",
+      DRIFTWATCH_DOCKERHUB_TOKEN: dockerHubToken,
+      // Everything is logged (to the run's log file; only warnings and errors are echoed),
+      // so the secrets check sees every line the server could print.
+      DRIFTWATCH_LOG_LEVEL: "debug",
+    },
+  });
 }
 
 /** Webhook secrets and header values that tests stored in notification rules (the database is the one place they are all known). */
@@ -112,6 +126,6 @@ async function recordStoredSecrets(databaseUrl: string, runDir: string) {
     }
     if (lines.length) await appendFile(path.join(runDir, SECRETS_FILE), lines.join("\n") + "\n");
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
   }
 }
