@@ -32,7 +32,8 @@ export function registerGateCommand(program: Command) {
     if (flags.json) printJson(out);
     else {
       const what = `${out.service} ${out.version ?? flags.image ?? flags.version}`;
-      const verdict = !out.allowed ? "refused" : out.reasons.length > 0 ? `allowed (${out.mode} mode)` : "allowed";
+      // An environment whose gate is off allows everything: say so, rather than look like a check that passed.
+      const verdict = !out.allowed ? "refused" : out.mode === "off" ? `allowed (the gate is off in ${out.environment})` : out.reasons.length > 0 ? `allowed (${out.mode} mode)` : "allowed";
       process.stdout.write(`${what} in ${out.environment}: ${verdict}\n`);
       for (const r of out.reasons) process.stdout.write(`${r.code}: ${r.detail}\n`);
     }

@@ -232,6 +232,8 @@ describe("driftwatch gate", () => {
   it("gives the API's answers: exit 0 allowed, 1 refused, 2 usage; one line per reason; --json the API body", async () => {
     const allowed = cli("--service", "web", "--environment", "production", "--version", "2.4.0");
     expect({ code: allowed.code, stdout: allowed.stdout }).toEqual({ code: 0, stdout: "web 2.4.0 in production: allowed\n" });
+    const off = cli("--service", "web", "--environment", "staging", "--version", "9.9.9");
+    expect({ code: off.code, stdout: off.stdout }).toEqual({ code: 0, stdout: "web 9.9.9 in staging: allowed (the gate is off in staging)\n" });
     const refused = cli("--service", "web", "--environment", "production", "--image", "ghcr.io/acme/web:3.1.0");
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("web 3.1.0 in production: refused\nnot_in_previous_environment: 3.1.0 has not run in staging.\n");
