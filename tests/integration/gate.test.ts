@@ -141,6 +141,13 @@ describe("POST /api/v1/gate (enforce, soak 24h)", () => {
     expect((await setGate("staging", { mode: "off" })).status).toBe(200);
   });
 
+  it("a refusal names the tag of the same release that did run", async () => {
+    // The gate matches the tag deployed: 2.4.0-alpine is another image than the 2.4.0 staging ran.
+    expect((await setGate("production", { mode: "enforce" })).status).toBe(200);
+    const res = await ask({ service: "web", environment: "production", image: "ghcr.io/acme/web:2.4.0-alpine" });
+    expect(res.body).toMatchObject({ allowed: false, version: "2.4.0-alpine", reasons: [{ code: "not_in_previous_environment", detail: "2.4.0-alpine has not run in staging. 2.4.0 has." }] });
+  });
+
   it("refuses unknown services and versions when told to", async () => {
     expect((await setGate("production", { unknown: "refuse" })).status).toBe(200);
     const service = await ask({ service: "nobody", environment: "production", version: "1.0.0" });

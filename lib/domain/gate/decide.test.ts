@@ -45,6 +45,9 @@ describe("decideGate", () => {
     ["unknown service, refused", { settings: enforce({ unknown: "refuse" }), isKnownService: false, runs: [] }, false, [["unknown_service", "Driftwatch has never seen this service run anywhere."]]],
     ["unknown version, allowed", { version: null, asked: "app:latest" }, true, []],
     ["unknown version, refused", { settings: enforce({ unknown: "refuse" }), version: null, asked: "app:latest" }, false, [["unknown_version", "The exact version of app:latest is not known (a moving tag whose digest has not been resolved)."]]],
+    ["another tag of the same release ran: the refusal names it", { version: "3.0.0", runs: [run("staging", "3.0.0-alpine", "17T00:00:00"), run("staging", "v3.0.0", "18T00:00:00")] }, false, [["not_in_previous_environment", "3.0.0 has not run in staging. v3.0.0, 3.0.0-alpine have."]]],
+    ["the flavour asked for did not run, the plain tag did", { version: "3.0.0-alpine" }, false, [["not_in_previous_environment", "3.0.0-alpine has not run in staging. 3.0.0 has."]]],
+    ["a shorter or a pre-release tag is not the same release", { version: "3.0", runs: [run("staging", "3.0.0", "17T00:00:00"), run("staging", "3.0-rc.1", "17T00:00:00")] }, false, [["not_in_previous_environment", "3.0 has not run in staging."]]],
     ["a run that starts later does not count yet", { settings: enforce({ soakMs: 0 }), runs: [run("staging", "3.0.0", "21T00:00:00")] }, false, [["not_in_previous_environment", "3.0.0 has not run in staging."]]],
   ])("%s", (_, over, allowed, reasons) => {
     const d = decideGate(ask(over));

@@ -5,6 +5,7 @@
 // environment before is a rollback and always allowed; the first environment
 // needs nothing. What Driftwatch cannot place (a service it has never seen, a
 // version it cannot work out) follows the `unknown` setting.
+import { parseTag } from "../versions/parse";
 import { formatAge } from "../words";
 import type { GateMode, GateSettings } from "./settings";
 
@@ -63,7 +64,9 @@ export function reasonsFor(q: GateQuestion): GateReason[] {
     const previous = q.previous;
     const ran = q.runs.filter((r) => r.environment === previous && r.version === version && r.from.getTime() <= q.now.getTime());
     if (ran.length === 0) {
-      reasons.push({ code: "not_in_previous_environment", detail: `${version} has not run in ${previous}.` });
+      const forms = otherFormsOf(version, q.runs.filter((r) => r.environment === previous && r.from.getTime() <= q.now.getTime()));
+      const hint = forms.length > 0 ? ` ${forms.join(", ")} ${forms.length === 1 ? "has" : "have"}.` : "";
+      reasons.push({ code: "not_in_previous_environment", detail: `${version} has not run in ${previous}.${hint}` });
     } else {
       const soaked = soakedMs(ran, q.now);
       if (soaked < q.settings.soakMs) {
@@ -79,6 +82,23 @@ export function reasonsFor(q: GateQuestion): GateReason[] {
     reasons.push({ code: "eol_passed", detail: `${q.eol.product} ${q.eol.cycle} reached its end of life${q.eol.eolDate ? ` on ${q.eol.eolDate}` : ""}.` });
   }
   return reasons;
+}
+
+/**
+ * The same release under other tags among the runs (`7.4.2-alpine` or `v7.4.2` for `7.4.2`): a gate
+ * matches the exact tag deployed, so a refusal names what did run, newest first, at most three.
+ */
+function otherFormsOf(version: string, runs: readonly GateRun[]): string[] {
+  const asked = parseTag(version);
+  if (asked.kind !== "version") return [];
+  const release = (t: ReturnType<typeof parseTag>) => `${t.numbers.join(".")}-${t.prerelease ?? ""}`;
+  const forms = new Map<string, number>();
+  for (const r of runs) {
+    if (r.version === null || r.version === version) continue;
+    const t = parseTag(r.version);
+    if (t.kind === "version" && release(t) === release(asked)) forms.set(r.version, Math.max(forms.get(r.version) ?? 0, r.from.getTime()));
+  }
+  return [...forms].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([v]) => v);
 }
 
 /** Time covered by the runs up to `now`, overlaps counted once. */
