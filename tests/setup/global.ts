@@ -14,7 +14,7 @@ import { channelSecrets } from "@/lib/adapters/channels";
 import { closeDb, createDb } from "@/lib/db/client";
 import { HTPASSWD_USER, startRegistry } from "../support/registry";
 import { recordSecret, RUN_DIR_ENV, SECRETS_FILE } from "../support/secrets";
-import { startDriftwatch } from "../support/server";
+import { startDriftwatch, type RunningServer } from "../support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -45,22 +45,19 @@ export default async function setup(project: TestProject) {
   // The registry first: a missing binary is the likeliest failure, and it leaves nothing running.
   const registry = await startRegistry();
   let embedded: EmbeddedPostgres | null = null;
-  const running = await (async () => {
-    let databaseUrl = process.env.DATABASE_URL;
-    if (!databaseUrl) {
-      embedded = await startEmbeddedPostgres(path.join(dataDir, "db"), { settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } });
-      databaseUrl = embedded.url;
-    }
+  let databaseUrl: string;
+  let server: RunningServer;
+  try {
+    databaseUrl = process.env.DATABASE_URL || (embedded = await startEmbeddedPostgres(path.join(dataDir, "db"), { settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off" } })).url;
     await migrateDatabase(databaseUrl);
-    return { databaseUrl, server: await startServer(databaseUrl, dataDir, registry.host, dockerHubToken) };
-  })().catch(async (err: unknown) => {
+    server = await startServer(databaseUrl, dataDir, registry.host, dockerHubToken);
+  } catch (err) {
     // A setup that fails leaves no server behind (a PostgreSQL outlives its parent by design).
     await registry.stop();
-    await (embedded as EmbeddedPostgres | null)?.stop();
+    await embedded?.stop();
     await rm(dataDir, { recursive: true, force: true });
     throw err;
-  });
-  const { databaseUrl, server } = running;
+  }
   const baseUrl = server.baseUrl;
   const child = server.child;
 

@@ -62,9 +62,10 @@ export function reasonsFor(q: GateQuestion): GateReason[] {
   const reasons: GateReason[] = [];
   if (q.previous !== null) {
     const previous = q.previous;
-    const ran = q.runs.filter((r) => r.environment === previous && r.version === version && r.from.getTime() <= q.now.getTime());
+    const inPrevious = q.runs.filter((r) => r.environment === previous && r.from.getTime() <= q.now.getTime());
+    const ran = inPrevious.filter((r) => r.version === version);
     if (ran.length === 0) {
-      const forms = otherFormsOf(version, q.runs.filter((r) => r.environment === previous && r.from.getTime() <= q.now.getTime()));
+      const forms = otherFormsOf(version, inPrevious);
       const hint = forms.length > 0 ? ` ${forms.join(", ")} ${forms.length === 1 ? "has" : "have"}.` : "";
       reasons.push({ code: "not_in_previous_environment", detail: `${version} has not run in ${previous}.${hint}` });
     } else {
